@@ -1,0 +1,46 @@
+# Front end over CMake. `make` builds everything, `make test` runs the suite,
+# `make backend=itt` builds only that backend (and apigen, which every backend needs).
+BUILD ?= build
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+backend ?=
+SANITIZE ?=
+WERROR ?= ON
+
+CMAKE_FLAGS = -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DTRACER_BACKENDS="$(backend)" \
+              -DTRACER_SANITIZE="$(SANITIZE)" -DTRACER_WERROR=$(WERROR)
+
+.PHONY: all configure test models check-generated install clean help
+
+all: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+configure:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+
+test: all
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Regenerates every model from its spec and the installed headers.
+models: configure
+	cmake --build $(BUILD) --target apigen -j $(JOBS)
+	$(BUILD)/bin/apigen --all
+
+# Fails when generated/ differs from what apigen produces now.
+check-generated: configure
+	cmake --build $(BUILD) --target apigen -j $(JOBS)
+	tests/generated_fresh_test.sh $(BUILD)/bin/apigen .
+
+install: all
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "make [backend=NAME[,NAME]]  build apigen and the backends (default: all)"
+	@echo "make test                   build, then run the whole test suite"
+	@echo "make models                 regenerate generated/*/model.yaml from api-specs/"
+	@echo "make check-generated        fail if generated/ is stale"
+	@echo "make install PREFIX=DIR     install (default $(PREFIX))"
+	@echo "variables: BUILD=$(BUILD) SANITIZE=address,undefined WERROR=ON|OFF"

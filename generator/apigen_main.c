@@ -1,0 +1,265 @@
+/* apigen: parses a backend's API headers into generated/<backend>/model.yaml. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "model.h"
+#include "model_build.h"
+#include "model_check.h"
+#include "model_write.h"
+#include "spec.h"
+#include "translation_unit.h"
+#include "util.h"
+
+#ifndef APIGEN_VERSION
+#define APIGEN_VERSION "0.1.0"
+#endif
+
+static const char usage[] =
+    "Usage: apigen [options] --spec SPEC [--spec SPEC ...]\n"
+    "       apigen [options] --all\n"
+    "\n"
+    "Parses the C headers a backend spec names (with libclang) and writes the backend's\n"
+    "exact API model, generated/<backend>/model.yaml: every function with its params,\n"
+    "types and roles, typedefs, enums, structs and unions with offsets, function-pointer\n"
+    "types and the integer and string constants the API defines as macros.\n"
+    "\n"
+    "Options:\n"
+    "  -s, --spec SPEC       a spec file; a bare name such as ze or ze.yaml is looked up\n"
+    "                        in ./api-specs/ and then in " APIGEN_SPEC_DIR "\n"
+    "  -a, --all             every spec in the api-specs folder\n"
+    "  -o, --output DIR      folder for the model (default: generated/<backend> beside the\n"
+    "                        api-specs folder the spec is in, else ./generated/<backend>)\n"
+    "      --stdout          write the model to standard output instead of a file\n"
+    "      --check-source F  do not parse; read the written model and write F, a C program\n"
+    "                        that checks every declaration of the model against the real\n"
+    "                        headers with the compiler (see tests/model_exact_test.sh)\n"
+    "      --print-cflags    print the compiler flags that find the spec's headers, and exit\n"
+    "  -q, --quiet           print nothing but errors\n"
+    "  -h, --help            show this help and exit\n"
+    "  -V, --version         show the version and exit\n"
+    "\n"
+    "Errors are printed as FILE:LINE:COLUMN: error: MESSAGE. Nothing is written for a\n"
+    "spec that fails. Exit status: 0 success, 2 bad usage, 3 invalid spec, 4 header\n"
+    "missing or not compilable, 5 model cannot be built or read, 6 output not written.\n"
+    "The spec format is described in docs/spec-format.md, the model in\n"
+    "docs/model-format.md.\n";
+
+struct options {
+  struct ptrvec specs; /* char* */
+  const char *output;
+  const char *check_source;
+  int to_stdout, print_cflags, quiet, all;
+};
+
+static bool is_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* "ze", "ze.yaml" or a path: the spec file to read (owned), or NULL. */
+static char *find_spec(const char *arg) {
+  if (strchr(arg, '/') || is_file(arg))
+    return xstrdup(arg);
+  const char *dirs[] = {"api-specs", APIGEN_SPEC_DIR};
+  for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+    const char *suffix = strstr(arg, ".yaml") ? "" : ".yaml";
+    char *p = xasprintf("%s/%s%s", dirs[i], arg, suffix);
+    if (is_file(p))
+      return p;
+    free(p);
+  }
+  return NULL;
+}
+
+static char *default_output(const struct spec *s) {
+  const char *slash = strrchr(s->dir, '/');
+  const char *base = slash ? slash + 1 : s->dir;
+  if (strcmp(base, "api-specs") == 0) {
+    char *root = slash ? xstrndup(s->dir, (size_t)(slash - s->dir)) : xstrdup(".");
+    char *out = strcmp(root, ".") == 0 ? xasprintf("generated/%s", s->backend)
+                                       : xasprintf("%s/generated/%s", root, s->backend);
+    free(root);
+    return out;
+  }
+  return xasprintf("generated/%s", s->backend);
+}
+
+static int make_dirs(const char *path) {
+  char *p = xstrdup(path);
+  for (char *s = p + 1; *s; s++) {
+    if (*s != '/')
+      continue;
+    *s = '\0';
+    if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+      free(p);
+      return -1;
+    }
+    *s = '/';
+  }
+  int rc = (mkdir(p, 0777) != 0 && errno != EEXIST) ? -1 : 0;
+  free(p);
+  return rc;
+}
+
+static int print_cflags(const struct spec *s, struct diag *d) {
+  struct tu_config cfg;
+  int rc = tu_config_init(&cfg, s, d);
+  if (rc == 0) {
+    for (size_t i = 0; i < cfg.args.len; i++) {
+      const char *arg = cfg.args.items[i];
+      if (strcmp(arg, "-xc") != 0) /* the language is the caller's business */
+        printf("%s%s", i ? " " : "", arg);
+    }
+    printf("\n");
+  }
+  tu_config_free(&cfg);
+  return rc ? APIGEN_EXIT_HEADER : APIGEN_EXIT_OK;
+}
+
+static int run_spec(const char *arg, const struct options *o) {
+  struct diag d;
+  diag_init(&d);
+  int status = APIGEN_EXIT_OK;
+  char *path = find_spec(arg);
+  struct spec s;
+  struct model m;
+  memset(&m, 0, sizeof m);
+  char *outdir = NULL;
+  if (!path) {
+    diag_error_at(&d, arg, 0, 0, "Cannot find spec: no such file, and no %s.yaml in api-specs/",
+                  arg);
+    status = APIGEN_EXIT_SPEC;
+    goto done;
+  }
+  if (spec_load(&s, path, &d)) {
+    status = APIGEN_EXIT_SPEC;
+    goto done;
+  }
+  if (o->print_cflags) {
+    status = print_cflags(&s, &d);
+    goto free_spec;
+  }
+  outdir = o->output ? xstrdup(o->output) : default_output(&s);
+  if (o->check_source) {
+    char *model_path = xasprintf("%s/model.yaml", outdir);
+    if (model_check_write_source(&s, model_path, o->check_source, &d))
+      status = APIGEN_EXIT_MODEL;
+    free(model_path);
+    goto free_spec;
+  }
+  if (model_build(&s, &m, &d)) {
+    status = d.count && d.causes[0].file && strstr(d.causes[0].file, ".yaml") ? APIGEN_EXIT_SPEC
+                                                                            : APIGEN_EXIT_HEADER;
+    goto free_spec;
+  }
+  char *yaml = model_write_yaml(&m, &d);
+  if (!yaml) {
+    status = APIGEN_EXIT_MODEL;
+    goto free_spec;
+  }
+  if (o->to_stdout) {
+    fputs(yaml, stdout);
+  } else {
+    char *model_path = xasprintf("%s/model.yaml", outdir);
+    if (make_dirs(outdir) || write_file_atomic(model_path, yaml, strlen(yaml))) {
+      diag_error(&d, "Cannot write model: path=%s: %s", model_path, strerror(errno));
+      status = APIGEN_EXIT_IO;
+    } else if (!o->quiet) {
+      fprintf(stderr, "apigen: %s: %zu functions, %zu types, %zu constants -> %s\n", s.backend,
+              m.functions.len,
+              m.typedefs.len + m.enums.len + m.records.len + m.function_pointers.len,
+              m.constants.len, model_path);
+    }
+    free(model_path);
+  }
+  free(yaml);
+free_spec:
+  model_free(&m);
+  spec_free(&s);
+done:
+  if (status != APIGEN_EXIT_OK)
+    diag_print(&d, stderr, "apigen");
+  diag_clear(&d);
+  free(path);
+  free(outdir);
+  return status;
+}
+
+/* Every *.yaml of the api-specs folder, sorted so runs and messages are stable. */
+static void add_all_specs(struct options *o) {
+  const char *dir = is_dir("api-specs") ? "api-specs" : APIGEN_SPEC_DIR;
+  struct dirent **entries = NULL;
+  int n = scandir(dir, &entries, NULL, alphasort);
+  for (int i = 0; i < n; i++) {
+    const char *name = entries[i]->d_name;
+    size_t len = strlen(name);
+    if (len > 5 && strcmp(name + len - 5, ".yaml") == 0)
+      ptrvec_push(&o->specs, xasprintf("%s/%s", dir, name));
+    free(entries[i]);
+  }
+  free(entries);
+}
+
+int main(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"spec", required_argument, NULL, 's'},   {"all", no_argument, NULL, 'a'},
+      {"output", required_argument, NULL, 'o'}, {"stdout", no_argument, NULL, 'S'},
+      {"check-source", required_argument, NULL, 'C'},
+      {"print-cflags", no_argument, NULL, 'F'}, {"quiet", no_argument, NULL, 'q'},
+      {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+      {NULL, 0, NULL, 0}};
+  struct options o;
+  memset(&o, 0, sizeof o);
+  int c;
+  while ((c = getopt_long(argc, argv, "s:ao:qhV", longopts, NULL)) != -1) {
+    switch (c) {
+    case 's': ptrvec_push(&o.specs, xstrdup(optarg)); break;
+    case 'a': o.all = 1; break;
+    case 'o': o.output = optarg; break;
+    case 'S': o.to_stdout = 1; break;
+    case 'C': o.check_source = optarg; break;
+    case 'F': o.print_cflags = 1; break;
+    case 'q': o.quiet = 1; break;
+    case 'h': fputs(usage, stdout); return APIGEN_EXIT_OK;
+    case 'V': printf("apigen %s\n", APIGEN_VERSION); return APIGEN_EXIT_OK;
+    default:
+      fputs("Try 'apigen --help' for more information.\n", stderr);
+      return APIGEN_EXIT_USAGE;
+    }
+  }
+  for (; optind < argc; optind++)
+    ptrvec_push(&o.specs, xstrdup(argv[optind])); /* `apigen ze.yaml` works too */
+  if (o.all)
+    add_all_specs(&o);
+  if (o.specs.len == 0) {
+    fputs("apigen: error: Missing --spec SPEC (or --all)\nTry 'apigen --help' for more "
+          "information.\n",
+          stderr);
+    return APIGEN_EXIT_USAGE;
+  }
+  if (o.specs.len > 1 && (o.output || o.check_source)) {
+    fputs("apigen: error: --output and --check-source take a single --spec\n", stderr);
+    return APIGEN_EXIT_USAGE;
+  }
+  int status = APIGEN_EXIT_OK;
+  for (size_t i = 0; i < o.specs.len; i++) {
+    int rc = run_spec(o.specs.items[i], &o);
+    if (rc && !status)
+      status = rc;
+    free(o.specs.items[i]);
+  }
+  ptrvec_free(&o.specs);
+  return status;
+}

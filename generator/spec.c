@@ -1,0 +1,319 @@
+/* spec: reads api-specs/<backend>.yaml with libyaml and validates every key. */
+#include "spec.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "yamldoc.h"
+
+static const char *const spec_keys[] = {
+    "backend",  "description", "library", "collector", "headers", "include_dirs", "defines", "std",
+    "missing_hint", "select", "exclude", "handles", "params", NULL};
+static const char *const select_keys[] = {"functions", "types", "constants", NULL};
+static const char *const rule_keys[] = {"role", "length", "string", "optional", NULL};
+
+static struct spec_loc loc_of(const yaml_node_t *n) {
+  struct spec_loc l = {(unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1};
+  return l;
+}
+
+static int read_string(struct yamldoc *y, yaml_node_t *map, const char *key, bool required,
+                       char **out, struct diag *d) {
+  yaml_node_t *n = yamldoc_get(y, map, key);
+  if (!n) {
+    if (required)
+      return yamldoc_error(y, map, d, "Missing required key in spec: key=%s", key);
+    return 0;
+  }
+  const char *v = yamldoc_scalar(n);
+  if (!v || !*v)
+    return yamldoc_error(y, n, d, "Cannot read key %s: expected a non-empty string", key);
+  *out = xstrdup(v);
+  return 0;
+}
+
+/* Reads a sequence of strings (a single string is accepted as a one-item list). */
+static int read_list(struct yamldoc *y, yaml_node_t *n, const char *key, bool patterns,
+                     struct ptrvec *out, struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type == YAML_SCALAR_NODE) {
+    if (!*yamldoc_scalar(n))
+      return 0;
+  } else if (n->type != YAML_SEQUENCE_NODE) {
+    return yamldoc_error(y, n, d, "Cannot read key %s: expected a list of strings", key);
+  }
+  int count = n->type == YAML_SCALAR_NODE ? 1 : yamldoc_seq_length(n);
+  int rc = 0;
+  for (int i = 0; i < count; i++) {
+    yaml_node_t *item = n->type == YAML_SCALAR_NODE ? n : yamldoc_seq_item(y, n, i);
+    const char *v = yamldoc_scalar(item);
+    if (!v || !*v) {
+      rc = yamldoc_error(y, item, d, "Cannot read key %s: expected a non-empty string", key);
+      continue;
+    }
+    if (patterns) {
+      struct spec_pattern *p = xcalloc(1, sizeof *p);
+      p->glob = xstrdup(v);
+      p->loc = loc_of(item);
+      ptrvec_push(out, p);
+    } else {
+      struct spec_string *s = xcalloc(1, sizeof *s);
+      s->value = xstrdup(v);
+      s->loc = loc_of(item);
+      ptrvec_push(out, s);
+    }
+  }
+  return rc;
+}
+
+/* Expands ${VAR} and ${VAR:-default} so a spec can follow e.g. CUDA_HOME. */
+static char *expand_env(const char *s) {
+  struct strbuf sb;
+  strbuf_init(&sb);
+  while (*s) {
+    const char *end;
+    if (s[0] == '$' && s[1] == '{' && (end = strchr(s, '}'))) {
+      char *inner = xstrndup(s + 2, (size_t)(end - s - 2));
+      char *fallback = strstr(inner, ":-");
+      if (fallback) {
+        *fallback = '\0';
+        fallback += 2;
+      }
+      const char *v = getenv(inner);
+      if (v && *v)
+        strbuf_add(&sb, v);
+      else if (fallback)
+        strbuf_add(&sb, fallback);
+      free(inner);
+      s = end + 1;
+    } else {
+      strbuf_addn(&sb, s++, 1);
+    }
+  }
+  return strbuf_release(&sb);
+}
+
+static int read_select(struct yamldoc *y, yaml_node_t *root, const char *key,
+                       struct ptrvec *functions, struct ptrvec *types, struct ptrvec *constants,
+                       struct diag *d) {
+  yaml_node_t *n = yamldoc_get(y, root, key);
+  if (!n)
+    return 0;
+  if (yamldoc_check_keys(y, n, select_keys, key, d))
+    return -1;
+  int rc = 0;
+  rc |= read_list(y, yamldoc_get(y, n, "functions"), "functions", true, functions, d);
+  rc |= read_list(y, yamldoc_get(y, n, "types"), "types", true, types, d);
+  rc |= read_list(y, yamldoc_get(y, n, "constants"), "constants", true, constants, d);
+  return rc;
+}
+
+static int read_bool(struct yamldoc *y, yaml_node_t *n, int *out, struct diag *d) {
+  const char *v = yamldoc_scalar(n);
+  if (v && (strcmp(v, "true") == 0 || strcmp(v, "yes") == 0))
+    *out = 1;
+  else if (v && (strcmp(v, "false") == 0 || strcmp(v, "no") == 0))
+    *out = 0;
+  else
+    return yamldoc_error(y, n, d, "Cannot read boolean: expected true or false");
+  return 0;
+}
+
+static int read_rule(struct yamldoc *y, const char *function, yaml_node_t *paramkey,
+                     yaml_node_t *body, struct spec *s, struct diag *d) {
+  if (yamldoc_check_keys(y, body, rule_keys, "param rule", d))
+    return -1;
+  struct spec_param_rule *r = xcalloc(1, sizeof *r);
+  r->function = xstrdup(function);
+  r->param = xstrdup(yamldoc_scalar(paramkey));
+  r->loc = loc_of(paramkey);
+  r->string = r->optional = -1;
+  ptrvec_push(&s->param_rules, r);
+  int rc = 0;
+  yaml_node_t *n;
+  if ((n = yamldoc_get(y, body, "role"))) {
+    const char *v = yamldoc_scalar(n);
+    if (v && strcmp(v, "in") == 0)
+      r->direction = SPEC_DIR_IN;
+    else if (v && strcmp(v, "out") == 0)
+      r->direction = SPEC_DIR_OUT;
+    else if (v && strcmp(v, "in-out") == 0)
+      r->direction = SPEC_DIR_INOUT;
+    else
+      rc = yamldoc_error(y, n, d, "Cannot read role: expected in, out or in-out, got %s",
+                         v ? v : "a non-string");
+  }
+  if ((n = yamldoc_get(y, body, "length"))) {
+    const char *v = yamldoc_scalar(n);
+    if (!v || !*v)
+      rc = yamldoc_error(y, n, d, "Cannot read length: expected an expression");
+    else
+      r->length = xstrdup(v);
+  }
+  if ((n = yamldoc_get(y, body, "string")))
+    rc |= read_bool(y, n, &r->string, d);
+  if ((n = yamldoc_get(y, body, "optional")))
+    rc |= read_bool(y, n, &r->optional, d);
+  return rc;
+}
+
+/* params: { FUNCTION-OR-GLOB: { PARAM-OR-GLOB: { role: .., length: .. } } } */
+static int read_params(struct yamldoc *y, yaml_node_t *n, struct spec *s, struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read params: expected a mapping of function names");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *fkey = yamldoc_map_key(y, n, i);
+    yaml_node_t *fval = yamldoc_map_value(y, n, i);
+    const char *fname = yamldoc_scalar(fkey);
+    if (!fname || fval->type != YAML_MAPPING_NODE) {
+      rc = yamldoc_error(y, fval, d,
+                         "Cannot read params: expected FUNCTION: { PARAM: { role: ... } }");
+      continue;
+    }
+    for (int j = 0; j < yamldoc_map_length(fval); j++) {
+      yaml_node_t *pkey = yamldoc_map_key(y, fval, j);
+      if (!yamldoc_scalar(pkey)) {
+        rc = yamldoc_error(y, pkey, d, "Cannot read params: a param name must be a string");
+        continue;
+      }
+      rc |= read_rule(y, fname, pkey, yamldoc_map_value(y, fval, j), s, d);
+    }
+  }
+  return rc;
+}
+
+int spec_load(struct spec *s, const char *path, struct diag *d) {
+  memset(s, 0, sizeof *s);
+  s->path = xstrdup(path);
+  const char *slash = strrchr(path, '/');
+  s->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+
+  struct yamldoc y;
+  if (yamldoc_load(&y, path, d)) {
+    yamldoc_free(&y);
+    spec_free(s);
+    return -1;
+  }
+  yaml_node_t *root = yamldoc_root(&y);
+  int rc = yamldoc_check_keys(&y, root, spec_keys, "spec", d);
+  if (rc == 0) {
+    rc |= read_string(&y, root, "backend", true, &s->backend, d);
+    rc |= read_string(&y, root, "description", false, &s->description, d);
+    rc |= read_string(&y, root, "library", false, &s->library, d);
+    rc |= read_string(&y, root, "collector", false, &s->collector, d);
+    if (rc == 0 && !s->library == !s->collector)
+      rc = yamldoc_error(&y, root, d,
+                         "Cannot read spec: give exactly one of library (the soname that "
+                         "exports the functions) and collector (the environment variable "
+                         "through which the API loads a tool)");
+    rc |= read_string(&y, root, "missing_hint", false, &s->missing_hint, d);
+    rc |= read_string(&y, root, "std", false, &s->std, d);
+    rc |= read_list(&y, yamldoc_get(&y, root, "headers"), "headers", false, &s->headers, d);
+    rc |= read_list(&y, yamldoc_get(&y, root, "include_dirs"), "include_dirs", false,
+                    &s->include_dirs, d);
+    rc |= read_list(&y, yamldoc_get(&y, root, "defines"), "defines", false, &s->defines, d);
+    rc |= read_select(&y, root, "select", &s->functions, &s->types, &s->constants, d);
+    rc |= read_select(&y, root, "exclude", &s->exclude_functions, &s->exclude_types,
+                      &s->exclude_constants, d);
+    rc |= read_list(&y, yamldoc_get(&y, root, "handles"), "handles", true, &s->handles, d);
+    rc |= read_params(&y, yamldoc_get(&y, root, "params"), s, d);
+    if (rc == 0 && s->headers.len == 0)
+      rc = yamldoc_error(&y, root, d, "Missing required key in spec: key=headers");
+    if (rc == 0 && s->functions.len == 0)
+      rc = yamldoc_error(&y, root, d, "Missing required key in spec: key=select.functions");
+  }
+  if (s->backend) {
+    for (const char *c = s->backend; *c; c++)
+      if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_')) {
+        rc = yamldoc_error(&y, yamldoc_get(&y, root, "backend"), d,
+                           "Cannot use backend name: backend=%s (use a-z, 0-9 and _)",
+                           s->backend);
+        break;
+      }
+  }
+  /* Relative include dirs are relative to the spec's folder, so specs are portable. */
+  for (size_t i = 0; i < s->include_dirs.len; i++) {
+    struct spec_string *inc = s->include_dirs.items[i];
+    char *expanded = expand_env(inc->value);
+    free(inc->value);
+    if (expanded[0] == '/') {
+      inc->value = expanded;
+    } else {
+      inc->value = xasprintf("%s/%s", s->dir, expanded);
+      free(expanded);
+    }
+  }
+  if (!s->std)
+    s->std = xstrdup("gnu11");
+  yamldoc_free(&y);
+  if (rc) {
+    spec_free(s);
+    return -1;
+  }
+  return 0;
+}
+
+static void free_strings(struct ptrvec *v) {
+  for (size_t i = 0; i < v->len; i++) {
+    struct spec_string *s = v->items[i];
+    free(s->value);
+    free(s);
+  }
+  ptrvec_free(v);
+}
+
+static void free_patterns(struct ptrvec *v) {
+  for (size_t i = 0; i < v->len; i++) {
+    struct spec_pattern *p = v->items[i];
+    free(p->glob);
+    free(p);
+  }
+  ptrvec_free(v);
+}
+
+void spec_free(struct spec *s) {
+  free(s->path);
+  free(s->dir);
+  free(s->backend);
+  free(s->description);
+  free(s->library);
+  free(s->collector);
+  free(s->missing_hint);
+  free(s->std);
+  free_strings(&s->headers);
+  free_strings(&s->include_dirs);
+  free_strings(&s->defines);
+  free_patterns(&s->functions);
+  free_patterns(&s->types);
+  free_patterns(&s->constants);
+  free_patterns(&s->exclude_functions);
+  free_patterns(&s->exclude_types);
+  free_patterns(&s->exclude_constants);
+  free_patterns(&s->handles);
+  for (size_t i = 0; i < s->param_rules.len; i++) {
+    struct spec_param_rule *r = s->param_rules.items[i];
+    free(r->function);
+    free(r->param);
+    free(r->length);
+    free(r);
+  }
+  ptrvec_free(&s->param_rules);
+  memset(s, 0, sizeof *s);
+}
+
+bool spec_patterns_match(struct ptrvec *v, const char *name) {
+  bool matched = false;
+  for (size_t i = 0; i < v->len; i++) {
+    struct spec_pattern *p = v->items[i];
+    if (fnmatch(p->glob, name, 0) == 0) {
+      p->matches++;
+      matched = true;
+    }
+  }
+  return matched;
+}

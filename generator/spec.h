@@ -1,0 +1,75 @@
+/* spec: the hand-written description of one backend (api-specs/<backend>.yaml).
+ *
+ * A spec names the headers to parse, how to find them, which declarations belong to the
+ * backend, the library that exports its functions, and what the headers cannot say
+ * (param roles, handle types). docs/spec-format.md documents every key.
+ * Every string in a struct spec is owned by it; spec_free() releases them all.
+ */
+#ifndef APIGEN_SPEC_H
+#define APIGEN_SPEC_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "util.h"
+
+/* A place in the spec, kept so later stages can point back at the line that caused a
+ * problem (a header not found, a pattern that matches nothing). */
+struct spec_loc {
+  unsigned line, column;
+};
+
+/* A glob (fnmatch) over declaration names, with the number of names it matched. */
+struct spec_pattern {
+  char *glob;
+  struct spec_loc loc;
+  unsigned matches;
+};
+
+struct spec_string {
+  char *value;
+  struct spec_loc loc;
+};
+
+enum spec_direction { SPEC_DIR_UNSET = 0, SPEC_DIR_IN, SPEC_DIR_OUT, SPEC_DIR_INOUT };
+
+/* A role override for the params named `param` of the functions matched by `function`. */
+struct spec_param_rule {
+  char *function; /* name or glob */
+  char *param;    /* name or glob */
+  enum spec_direction direction;
+  char *length;   /* array length expression, or NULL */
+  int string;     /* -1 unset, else 0/1 */
+  int optional;   /* -1 unset, else 0/1 */
+  struct spec_loc loc;
+  unsigned matches;
+};
+
+struct spec {
+  char *path;        /* as given on the command line */
+  char *dir;         /* folder of path; relative include dirs are resolved against it */
+  char *backend;     /* the backend's name: generated/<backend>/ */
+  char *description; /* one line for humans; may be NULL */
+  char *library;     /* soname of the library that exports the functions, or NULL */
+  char *collector;   /* or: the environment variable through which the API loads a tool
+                        library (NVTX_INJECTION64_PATH, INTEL_LIBITTNOTIFY64) */
+  char *missing_hint; /* appended to "Cannot find header" messages; may be NULL */
+  char *std;         /* C standard for parsing, default "gnu11" */
+  struct ptrvec headers;      /* struct spec_string* */
+  struct ptrvec include_dirs; /* struct spec_string*, expanded and resolved */
+  struct ptrvec defines;      /* struct spec_string* */
+  struct ptrvec functions, types, constants;                         /* struct spec_pattern* */
+  struct ptrvec exclude_functions, exclude_types, exclude_constants; /* struct spec_pattern* */
+  struct ptrvec handles;      /* struct spec_pattern*: extra handle types (e.g. int handles) */
+  struct ptrvec param_rules;  /* struct spec_param_rule* */
+};
+
+/* Loads and validates a spec. On failure adds located causes to d and returns -1; the
+ * spec is then freed already. */
+int spec_load(struct spec *s, const char *path, struct diag *d);
+void spec_free(struct spec *s);
+
+/* True when name matches any pattern of v; counts the match on every pattern that matches. */
+bool spec_patterns_match(struct ptrvec *v, const char *name);
+
+#endif

@@ -1,0 +1,124 @@
+/* yamldoc: libyaml's document API with located errors. */
+#include "yamldoc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+int yamldoc_load(struct yamldoc *y, const char *path, struct diag *d) {
+  memset(y, 0, sizeof *y);
+  y->path = xstrdup(path);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return diag_error_at(d, path, 0, 0, "Cannot open file: %s", strerror(errno));
+  yaml_parser_t parser;
+  yaml_parser_initialize(&parser);
+  yaml_parser_set_input_file(&parser, f);
+  int rc = 0;
+  if (!yaml_parser_load(&parser, &y->doc)) {
+    const yaml_mark_t *m =
+        parser.problem_mark.line || parser.problem_mark.column ? &parser.problem_mark
+                                                                : &parser.context_mark;
+    rc = diag_error_at(d, path, (unsigned)m->line + 1, (unsigned)m->column + 1,
+                       "Cannot parse YAML: %s%s%s", parser.problem ? parser.problem : "error",
+                       parser.context ? " " : "", parser.context ? parser.context : "");
+  } else {
+    y->loaded = true;
+    if (!yaml_document_get_root_node(&y->doc))
+      rc = diag_error_at(d, path, 1, 1, "Cannot read document: the file is empty");
+  }
+  yaml_parser_delete(&parser);
+  fclose(f);
+  return rc;
+}
+
+void yamldoc_free(struct yamldoc *y) {
+  if (y->loaded)
+    yaml_document_delete(&y->doc);
+  free(y->path);
+  memset(y, 0, sizeof *y);
+}
+
+yaml_node_t *yamldoc_root(struct yamldoc *y) {
+  return y->loaded ? yaml_document_get_root_node(&y->doc) : NULL;
+}
+
+yaml_node_t *yamldoc_node(struct yamldoc *y, int index) {
+  return yaml_document_get_node(&y->doc, index);
+}
+
+const char *yamldoc_scalar(const yaml_node_t *node) {
+  if (!node || node->type != YAML_SCALAR_NODE)
+    return NULL;
+  return (const char *)node->data.scalar.value;
+}
+
+yaml_node_t *yamldoc_get(struct yamldoc *y, yaml_node_t *mapping, const char *key) {
+  if (!mapping || mapping->type != YAML_MAPPING_NODE)
+    return NULL;
+  for (yaml_node_pair_t *p = mapping->data.mapping.pairs.start;
+       p < mapping->data.mapping.pairs.top; p++) {
+    const char *k = yamldoc_scalar(yamldoc_node(y, p->key));
+    if (k && strcmp(k, key) == 0)
+      return yamldoc_node(y, p->value);
+  }
+  return NULL;
+}
+
+int yamldoc_error(struct yamldoc *y, const yaml_node_t *node, struct diag *d, const char *fmt,
+                  ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = xvasprintf(fmt, ap);
+  va_end(ap);
+  unsigned line = node ? (unsigned)node->start_mark.line + 1 : 0;
+  unsigned col = node ? (unsigned)node->start_mark.column + 1 : 0;
+  diag_error_at(d, y->path, line, col, "%s", msg);
+  free(msg);
+  return -1;
+}
+
+int yamldoc_check_keys(struct yamldoc *y, yaml_node_t *mapping, const char *const *allowed,
+                       const char *what, struct diag *d) {
+  if (!mapping || mapping->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, mapping, d, "Cannot read %s: expected a mapping of keys", what);
+  int rc = 0;
+  for (yaml_node_pair_t *p = mapping->data.mapping.pairs.start;
+       p < mapping->data.mapping.pairs.top; p++) {
+    yaml_node_t *keynode = yamldoc_node(y, p->key);
+    const char *k = yamldoc_scalar(keynode);
+    if (!k) {
+      rc = yamldoc_error(y, keynode, d, "Cannot read %s: a key must be a plain string", what);
+      continue;
+    }
+    bool known = false;
+    for (const char *const *a = allowed; *a; a++)
+      if (strcmp(*a, k) == 0)
+        known = true;
+    if (known)
+      continue;
+    struct strbuf sb;
+    strbuf_init(&sb);
+    for (const char *const *a = allowed; *a; a++)
+      strbuf_addf(&sb, "%s%s", a == allowed ? "" : ", ", *a);
+    rc = yamldoc_error(y, keynode, d, "Unknown key in %s: key=%s (allowed: %s)", what, k,
+                       sb.data);
+    strbuf_free(&sb);
+  }
+  return rc;
+}
+
+yaml_node_t *yamldoc_seq_item(struct yamldoc *y, yaml_node_t *seq, int i) {
+  return yamldoc_node(y, seq->data.sequence.items.start[i]);
+}
+
+yaml_node_t *yamldoc_map_key(struct yamldoc *y, yaml_node_t *map, int i) {
+  return yamldoc_node(y, map->data.mapping.pairs.start[i].key);
+}
+
+yaml_node_t *yamldoc_map_value(struct yamldoc *y, yaml_node_t *map, int i) {
+  return yamldoc_node(y, map->data.mapping.pairs.start[i].value);
+}
