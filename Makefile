@@ -24,7 +24,7 @@ test: all
 # Regenerates every model from its spec and the installed headers.
 models: configure
 	cmake --build $(BUILD) --target apigen -j $(JOBS)
-	$(BUILD)/bin/apigen --all
+	$(BUILD)/bin/apigen --all --quiet
 
 # Fails when generated/ differs from what apigen produces now.
 check-generated: configure

@@ -13,6 +13,7 @@
 #include "model_build.h"
 #include "model_check.h"
 #include "model_write.h"
+#include "render.h"
 #include "spec.h"
 #include "translation_unit.h"
 #include "util.h"
@@ -28,7 +29,10 @@ static const char usage[] =
     "Parses the C headers a backend spec names (with libclang) and writes the backend's\n"
     "exact API model, generated/<backend>/model.yaml: every function with its params,\n"
     "types and roles, typedefs, enums, structs and unions with offsets, function-pointer\n"
-    "types and the integer and string constants the API defines as macros.\n"
+    "types and the integer and string constants the API defines as macros. For a spec\n"
+    "with a `trace` section it then renders the templates over the model: the\n"
+    "LTTng-UST tracepoint provider, the LD_PRELOAD interposer, its export map, and the\n"
+    "event descriptions the analyses use, all in the same folder.\n"
     "\n"
     "Options:\n"
     "  -s, --spec SPEC       a spec file; a bare name such as ze or ze.yaml is looked up\n"
@@ -41,6 +45,8 @@ static const char usage[] =
     "                        that checks every declaration of the model against the real\n"
     "                        headers with the compiler (see tests/model_exact_test.sh)\n"
     "      --print-cflags    print the compiler flags that find the spec's headers, and exit\n"
+    "  -t, --templates DIR   templates for specs with a `trace` section (default: templates/\n"
+    "                        beside the api-specs folder, else " APIGEN_TEMPLATE_DIR ")\n"
     "  -q, --quiet           print nothing but errors\n"
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and exit\n"
@@ -55,6 +61,7 @@ struct options {
   struct ptrvec specs; /* char* */
   const char *output;
   const char *check_source;
+  const char *templates;
   int to_stdout, print_cflags, quiet, all;
 };
 
@@ -113,6 +120,20 @@ static int make_dirs(const char *path) {
   return rc;
 }
 
+static char *default_templates(const struct spec *s) {
+  const char *slash = strrchr(s->dir, '/');
+  const char *base = slash ? slash + 1 : s->dir;
+  if (strcmp(base, "api-specs") == 0) {
+    char *root = slash ? xstrndup(s->dir, (size_t)(slash - s->dir)) : xstrdup(".");
+    char *dir = xasprintf("%s/templates", root);
+    free(root);
+    if (is_dir(dir))
+      return dir;
+    free(dir);
+  }
+  return xstrdup(APIGEN_TEMPLATE_DIR);
+}
+
 static int print_cflags(const struct spec *s, struct diag *d) {
   struct tu_config cfg;
   int rc = tu_config_init(&cfg, s, d);
@@ -138,8 +159,8 @@ static int run_spec(const char *arg, const struct options *o) {
   memset(&m, 0, sizeof m);
   char *outdir = NULL;
   if (!path) {
-    diag_error_at(&d, arg, 0, 0, "Cannot find spec: no such file, and no %s.yaml in api-specs/",
-                  arg);
+    diag_error_at(&d, arg, 0, 0, "Cannot find spec: no such file, and no %s%s in api-specs/",
+                  arg, strstr(arg, ".yaml") ? "" : ".yaml");
     status = APIGEN_EXIT_SPEC;
     goto done;
   }
@@ -159,11 +180,8 @@ static int run_spec(const char *arg, const struct options *o) {
     free(model_path);
     goto free_spec;
   }
-  if (model_build(&s, &m, &d)) {
-    status = d.count && d.causes[0].file && strstr(d.causes[0].file, ".yaml") ? APIGEN_EXIT_SPEC
-                                                                            : APIGEN_EXIT_HEADER;
+  if ((status = model_build(&s, &m, &d)) != APIGEN_EXIT_OK)
     goto free_spec;
-  }
   char *yaml = model_write_yaml(&m, &d);
   if (!yaml) {
     status = APIGEN_EXIT_MODEL;
@@ -173,15 +191,29 @@ static int run_spec(const char *arg, const struct options *o) {
     fputs(yaml, stdout);
   } else {
     char *model_path = xasprintf("%s/model.yaml", outdir);
-    if (make_dirs(outdir) || write_file_atomic(model_path, yaml, strlen(yaml))) {
+    if (make_dirs(outdir)) {
+      diag_error(&d, "Cannot create output folder: path=%s: %s", outdir, strerror(errno));
+      status = APIGEN_EXIT_IO;
+    }
+    /* The generated sources first: a spec whose trace section is wrong writes nothing. */
+    if (status == APIGEN_EXIT_OK && s.trace.present) {
+      char *templates = o->templates ? xstrdup(o->templates) : default_templates(&s);
+      /* Comments name the model where it is committed, wherever this run writes. */
+      char *model_name = xasprintf("generated/%s/model.yaml", s.backend);
+      if (render_backend(&m, &s, templates, outdir, model_name, &d))
+        status = APIGEN_EXIT_MODEL;
+      free(model_name);
+      free(templates);
+    }
+    if (status == APIGEN_EXIT_OK && write_file_atomic(model_path, yaml, strlen(yaml))) {
       diag_error(&d, "Cannot write model: path=%s: %s", model_path, strerror(errno));
       status = APIGEN_EXIT_IO;
-    } else if (!o->quiet) {
-      fprintf(stderr, "apigen: %s: %zu functions, %zu types, %zu constants -> %s\n", s.backend,
-              m.functions.len,
-              m.typedefs.len + m.enums.len + m.records.len + m.function_pointers.len,
-              m.constants.len, model_path);
     }
+    if (status == APIGEN_EXIT_OK && !o->quiet)
+      fprintf(stderr, "apigen: %s: %zu functions, %zu types, %zu constants -> %s%s\n",
+              s.backend, m.functions.len,
+              m.typedefs.len + m.enums.len + m.records.len + m.function_pointers.len,
+              m.constants.len, model_path, s.trace.present ? " and its tracer sources" : "");
     free(model_path);
   }
   free(yaml);
@@ -218,12 +250,13 @@ int main(int argc, char **argv) {
       {"output", required_argument, NULL, 'o'}, {"stdout", no_argument, NULL, 'S'},
       {"check-source", required_argument, NULL, 'C'},
       {"print-cflags", no_argument, NULL, 'F'}, {"quiet", no_argument, NULL, 'q'},
+      {"templates", required_argument, NULL, 't'},
       {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0}};
   struct options o;
   memset(&o, 0, sizeof o);
   int c;
-  while ((c = getopt_long(argc, argv, "s:ao:qhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "s:ao:t:qhV", longopts, NULL)) != -1) {
     switch (c) {
     case 's': ptrvec_push(&o.specs, xstrdup(optarg)); break;
     case 'a': o.all = 1; break;
@@ -231,6 +264,7 @@ int main(int argc, char **argv) {
     case 'S': o.to_stdout = 1; break;
     case 'C': o.check_source = optarg; break;
     case 'F': o.print_cflags = 1; break;
+    case 't': o.templates = optarg; break;
     case 'q': o.quiet = 1; break;
     case 'h': fputs(usage, stdout); return APIGEN_EXIT_OK;
     case 'V': printf("apigen %s\n", APIGEN_VERSION); return APIGEN_EXIT_OK;

@@ -71,16 +71,22 @@ static CXType structural(CXType t) {
   return t;
 }
 
-static void decl_into(CXType t, const char *inner, struct strbuf *out) {
+/* Qualifiers an array hands down to its element. C puts an array's qualifiers on its
+ * elements (C11 6.7.3p9), but clang keeps them on the array: the canonical type of
+ * `const int[3]` is a const array of plain int, which must still be spelled const. */
+enum { ELEM_CONST = 1, ELEM_VOLATILE = 2 };
+
+static void decl_into(CXType t, const char *inner, unsigned elem_quals, struct strbuf *out) {
   t = structural(t);
+  bool is_const = clang_isConstQualifiedType(t), is_volatile = clang_isVolatileQualifiedType(t);
   switch (t.kind) {
   case CXType_Pointer: {
     struct strbuf s;
     strbuf_init(&s);
     strbuf_add(&s, "*");
-    if (clang_isConstQualifiedType(t))
+    if (is_const || (elem_quals & ELEM_CONST))
       strbuf_add(&s, "const");
-    if (clang_isVolatileQualifiedType(t))
+    if (is_volatile || (elem_quals & ELEM_VOLATILE))
       strbuf_add(&s, s.len > 1 ? " volatile" : "volatile");
     if (clang_isRestrictQualifiedType(t))
       strbuf_add(&s, s.len > 1 ? " restrict" : "restrict");
@@ -89,10 +95,10 @@ static void decl_into(CXType t, const char *inner, struct strbuf *out) {
     CXType pointee = structural(clang_getPointeeType(t));
     if (is_function_kind(pointee.kind) || is_array_kind(pointee.kind)) {
       char *wrapped = xasprintf("(%s)", s.data);
-      decl_into(pointee, wrapped, out);
+      decl_into(pointee, wrapped, 0, out);
       free(wrapped);
     } else {
-      decl_into(pointee, s.data, out);
+      decl_into(pointee, s.data, 0, out);
     }
     strbuf_free(&s);
     return;
@@ -103,7 +109,8 @@ static void decl_into(CXType t, const char *inner, struct strbuf *out) {
     char *s = t.kind == CXType_ConstantArray
                   ? xasprintf("%s[%lld]", inner, clang_getArraySize(t))
                   : xasprintf("%s[]", inner);
-    decl_into(clang_getArrayElementType(t), s, out);
+    elem_quals |= (is_const ? ELEM_CONST : 0) | (is_volatile ? ELEM_VOLATILE : 0);
+    decl_into(clang_getArrayElementType(t), s, elem_quals, out);
     free(s);
     return;
   }
@@ -125,12 +132,16 @@ static void decl_into(CXType t, const char *inner, struct strbuf *out) {
         strbuf_add(&s, "void");
     }
     strbuf_add(&s, ")");
-    decl_into(clang_getResultType(t), s.data, out);
+    decl_into(clang_getResultType(t), s.data, 0, out);
     strbuf_free(&s);
     return;
   }
   default: {
     char *leaf = clang_string_take(clang_getTypeSpelling(t));
+    if ((elem_quals & ELEM_CONST) && !is_const)
+      strbuf_add(out, "const ");
+    if ((elem_quals & ELEM_VOLATILE) && !is_volatile)
+      strbuf_add(out, "volatile ");
     strbuf_add(out, leaf);
     if (*inner)
       strbuf_addf(out, "%s%s", inner[0] == '[' ? "" : " ", inner);
@@ -143,7 +154,7 @@ static void decl_into(CXType t, const char *inner, struct strbuf *out) {
 char *clang_type_decl(CXType t, const char *name) {
   struct strbuf sb;
   strbuf_init(&sb);
-  decl_into(t, name ? name : "", &sb);
+  decl_into(t, name ? name : "", 0, &sb);
   return strbuf_release(&sb);
 }
 
@@ -255,7 +266,11 @@ struct model_type *clang_type_describe(CXType t, const struct clang_type_ctx *ct
     CXType it = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(canonical)));
     mt->is_signed = is_signed_kind(it.kind);
   }
-  mt->handle = is_opaque_pointer(canonical) || typedef_chain_is_handle(t, ctx);
+  /* The spec's `handles` are asked even for opaque pointers, so that a pattern naming
+   * one counts as matched; the fact comes from C when C already says so. */
+  bool named_handle = typedef_chain_is_handle(t, ctx);
+  mt->handle = is_opaque_pointer(canonical) || named_handle;
+  mt->handle_from_spec = named_handle && !is_opaque_pointer(canonical);
   CXCursor named = clang_type_named_decl(t);
   if (!clang_Cursor_isNull(named) && !clang_Cursor_isAnonymous(named)) {
     mt->ref = clang_decl_type_name(named);

@@ -38,6 +38,7 @@ struct model_type {
   bool is_const;   /* top-level const */
   bool handle;     /* an opaque handle: a typedef'd pointer to an incomplete struct, or a
                       type the spec names in `handles` */
+  bool handle_from_spec; /* the handle is one only because the spec's `handles` say so */
   char *ref;       /* the model entry (typedef, enum, struct) the spelling names; may be NULL */
   struct model_type *target; /* pointers: the pointee; arrays: the element; else NULL */
   int64_t count;   /* arrays: element count, -1 when unsized */

@@ -60,10 +60,22 @@ static void select_type(struct builder *b, CXCursor c) {
   free(usr);
 }
 
+static bool is_record_kind(enum CXCursorKind k) {
+  return k == CXCursor_StructDecl || k == CXCursor_UnionDecl;
+}
+
+/* An unnamed struct or union written inside a record is modelled as the `members` of
+ * the field that uses it, with offsets from the outer record; it is no entry of its own
+ * (its field types are reached through the outer record). */
+static bool is_nested_unnamed_record(CXCursor decl) {
+  return is_record_kind(clang_getCursorKind(decl)) && clang_Cursor_isAnonymous(decl) &&
+         is_record_kind(clang_getCursorKind(clang_getCursorLexicalParent(decl)));
+}
+
 /* clang_type_ctx callback: a type named by something in the model joins the model. */
 static void on_ref(void *user, CXCursor decl) {
   struct builder *b = user;
-  if (clang_Cursor_isNull(decl) || !cursor_in_api(b, decl))
+  if (clang_Cursor_isNull(decl) || !cursor_in_api(b, decl) || is_nested_unnamed_record(decl))
     return;
   char *name = pattern_name(decl);
   bool excluded = name && spec_patterns_match((struct ptrvec *)&b->spec->exclude_types, name);
@@ -298,7 +310,9 @@ static void emit_record(struct builder *b, CXCursor c) {
   CXType t = clang_getCursorType(c);
   struct model_record *r = build_record_fields(b, c, t, 0);
   r->name = clang_decl_type_name(c);
-  if (str_starts_with(r->name, "struct ") || str_starts_with(r->name, "union "))
+  /* An unnamed record's spelling is "struct (anonymous)", which is no tag. */
+  if ((str_starts_with(r->name, "struct ") || str_starts_with(r->name, "union ")) &&
+      !clang_Cursor_isAnonymous(c))
     r->tag = clang_string_take(clang_getCursorSpelling(c));
   ptrvec_push(&b->model->records, r);
 }
@@ -306,7 +320,7 @@ static void emit_record(struct builder *b, CXCursor c) {
 static void emit_enum(struct builder *b, CXCursor c) {
   struct model_enum *e = xcalloc(1, sizeof *e);
   e->name = clang_decl_type_name(c);
-  if (str_starts_with(e->name, "enum "))
+  if (str_starts_with(e->name, "enum ") && !clang_Cursor_isAnonymous(c))
     e->tag = clang_string_take(clang_getCursorSpelling(c));
   CXType it = clang_getCanonicalType(clang_getEnumDeclIntegerType(c));
   e->underlying = clang_type_decl(it, "");
@@ -327,6 +341,24 @@ static enum CXChildVisitResult enum_constant_visit(CXCursor c, CXCursor parent, 
   k->uvalue = clang_getEnumConstantDeclUnsignedValue(c);
   ptrvec_push(&e->constants, k);
   return CXChildVisit_Continue;
+}
+
+/* The function type that a function-pointer type points to, as the header spells it:
+ * through typedefs and attributes but not to the canonical type, which would write
+ * size_t as unsigned long and lose the typedef names that make handles. Paren sugar may
+ * remain; libclang's function-type queries see through it. */
+static CXType spelled_pointee(CXType t) {
+  for (int guard = 0; guard < 32; guard++) {
+    if (t.kind == CXType_Elaborated)
+      t = clang_Type_getNamedType(t);
+    else if (t.kind == CXType_Typedef)
+      t = clang_getTypedefDeclUnderlyingType(clang_getTypeDeclaration(t));
+    else if (t.kind == CXType_Attributed)
+      t = clang_Type_getModifiedType(t);
+    else
+      break;
+  }
+  return clang_getPointeeType(t.kind == CXType_Pointer ? t : clang_getCanonicalType(t));
 }
 
 static void emit_typedef(struct builder *b, CXCursor c) {
@@ -350,14 +382,15 @@ static void emit_typedef(struct builder *b, CXCursor c) {
     struct model_function_pointer *fp = xcalloc(1, sizeof *fp);
     fp->name = name;
     fp->type = clang_type_describe(under, &b->type_ctx);
-    fp->result = clang_type_describe(clang_getResultType(pointee), &b->type_ctx);
+    CXType spelled = spelled_pointee(under);
+    fp->result = clang_type_describe(clang_getResultType(spelled), &b->type_ctx);
     fp->variadic = pointee.kind == CXType_FunctionProto && clang_isFunctionTypeVariadic(pointee);
     /* Param names come from the typedef's own ParmDecls when the header gives them. */
     int n = pointee.kind == CXType_FunctionProto ? clang_getNumArgTypes(pointee) : 0;
     for (int i = 0; i < n; i++) {
       struct model_param *p = xcalloc(1, sizeof *p);
       p->name = xasprintf("arg%d", i);
-      CXType at = clang_getArgType(clang_getPointeeType(clang_getCanonicalType(under)), (unsigned)i);
+      CXType at = clang_getArgType(spelled, (unsigned)i);
       p->decl = clang_type_decl(at, p->name);
       p->type = clang_type_describe(at, &b->type_ctx);
       ptrvec_push(&fp->params, p);
@@ -459,6 +492,7 @@ int model_build(const struct spec *s, struct model *m, struct diag *d) {
   CXIndex index = clang_createIndex(0, 0);
   if (rc == 0)
     rc = tu_parse(index, &b.cfg, NULL, true, &b.tu, d);
+  int status = rc ? APIGEN_EXIT_HEADER : APIGEN_EXIT_OK;
   if (rc == 0) {
     CXCursor root = clang_getTranslationUnitCursor(b.tu);
     clang_visitChildren(root, select_visit, &b);
@@ -473,8 +507,10 @@ int model_build(const struct spec *s, struct model *m, struct diag *d) {
     rc |= check_patterns(&b, &s->exclude_constants, "exclude.constants");
     rc |= check_patterns(&b, &s->handles, "handles");
     rc |= model_roles_apply_spec(m, s, d);
-    if (rc == 0)
-      rc = model_constants_build(m, index, &b.cfg, b.tu, &b.macros, d);
+    if (rc)
+      status = APIGEN_EXIT_SPEC;
+    else if (model_constants_build(m, index, &b.cfg, b.tu, &b.macros, d))
+      status = APIGEN_EXIT_MODEL;
   }
   for (size_t i = 0; i < b.worklist.len; i++)
     free(b.worklist.items[i]);
@@ -489,5 +525,5 @@ int model_build(const struct spec *s, struct model *m, struct diag *d) {
     clang_disposeTranslationUnit(b.tu);
   clang_disposeIndex(index);
   tu_config_free(&b.cfg);
-  return rc;
+  return status;
 }

@@ -13,7 +13,10 @@
 #include "model.h"
 #include "spec.h"
 
-/* Fills m (which the caller frees with model_free, also on failure). */
+/* Fills m (which the caller frees with model_free, also on failure). Returns 0, or the
+ * exit status for the failure: APIGEN_EXIT_HEADER when a header is missing or does not
+ * compile, APIGEN_EXIT_SPEC when the spec does not fit the headers (a pattern or rule
+ * matches nothing), APIGEN_EXIT_MODEL when the constants cannot be evaluated. */
 int model_build(const struct spec *s, struct model *m, struct diag *d);
 
 #endif

@@ -143,7 +143,7 @@ static void write_param(struct writer *w, const struct model_param *p, bool with
     if (p->string)
       write_from(w, "string", NULL, p->string_from);
     if (p->type->handle)
-      write_from(w, "handle", NULL, MODEL_FROM_C);
+      write_from(w, "handle", NULL, p->type->handle_from_spec ? MODEL_FROM_SPEC : MODEL_FROM_C);
     if (p->optional)
       write_from(w, "optional", NULL, p->optional_from);
   }

@@ -9,7 +9,12 @@
 
 static const char *const spec_keys[] = {
     "backend",  "description", "library", "collector", "headers", "include_dirs", "defines", "std",
-    "missing_hint", "select", "exclude", "handles", "params", NULL};
+    "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
+static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
+                                         "commands", NULL};
+static const char *const status_keys[] = {"type", "success", "params", "names", NULL};
+static const char *const command_keys[] = {"kind", "queue", "kernel", "bytes", "completion",
+                                           NULL};
 static const char *const select_keys[] = {"functions", "types", "constants", NULL};
 static const char *const rule_keys[] = {"role", "length", "string", "optional", NULL};
 
@@ -187,6 +192,67 @@ static int read_params(struct yamldoc *y, yaml_node_t *n, struct spec *s, struct
   return rc;
 }
 
+static int read_optional(struct yamldoc *y, yaml_node_t *map, const char *key, char **out,
+                         struct diag *d) {
+  return read_string(y, map, key, false, out, d);
+}
+
+static int read_commands(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                         struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.commands: expected FUNCTION: {kind: ...}");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, command_keys, "trace command", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_command *c = xcalloc(1, sizeof *c);
+    c->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+    c->loc = loc_of(key);
+    ptrvec_push(&t->commands, c);
+    rc |= read_string(y, body, "kind", true, &c->kind, d);
+    rc |= read_optional(y, body, "queue", &c->queue, d);
+    rc |= read_optional(y, body, "kernel", &c->kernel, d);
+    rc |= read_optional(y, body, "bytes", &c->bytes, d);
+    rc |= read_optional(y, body, "completion", &c->completion, d);
+    if (c->kind && strcmp(c->kind, "kernel") && strcmp(c->kind, "transfer") &&
+        strcmp(c->kind, "other"))
+      rc = yamldoc_error(y, yamldoc_get(y, body, "kind"), d,
+                         "Cannot read command kind: expected kernel, transfer or other, got %s",
+                         c->kind);
+  }
+  return rc;
+}
+
+static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
+  if (!n)
+    return 0;
+  if (yamldoc_check_keys(y, n, trace_keys, "trace", d))
+    return -1;
+  t->present = true;
+  t->loc = loc_of(n);
+  int rc = read_optional(y, n, "hooks", &t->hooks, d);
+  rc |= read_list(y, yamldoc_get(y, n, "before"), "before", true, &t->before, d);
+  rc |= read_list(y, yamldoc_get(y, n, "after"), "after", true, &t->after, d);
+  rc |= read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &t->exclude, d);
+  yaml_node_t *status = yamldoc_get(y, n, "status");
+  if (status) {
+    if (yamldoc_check_keys(y, status, status_keys, "trace.status", d))
+      return -1;
+    rc |= read_optional(y, status, "type", &t->status_type, d);
+    rc |= read_optional(y, status, "success", &t->status_success, d);
+    rc |= read_list(y, yamldoc_get(y, status, "params"), "params", false, &t->status_params, d);
+    rc |= read_list(y, yamldoc_get(y, status, "names"), "names", true, &t->status_names, d);
+  }
+  rc |= read_commands(y, yamldoc_get(y, n, "commands"), t, d);
+  return rc;
+}
+
 int spec_load(struct spec *s, const char *path, struct diag *d) {
   memset(s, 0, sizeof *s);
   s->path = xstrdup(path);
@@ -222,6 +288,7 @@ int spec_load(struct spec *s, const char *path, struct diag *d) {
                       &s->exclude_constants, d);
     rc |= read_list(&y, yamldoc_get(&y, root, "handles"), "handles", true, &s->handles, d);
     rc |= read_params(&y, yamldoc_get(&y, root, "params"), s, d);
+    rc |= read_trace(&y, yamldoc_get(&y, root, "trace"), &s->trace, d);
     if (rc == 0 && s->headers.len == 0)
       rc = yamldoc_error(&y, root, d, "Missing required key in spec: key=headers");
     if (rc == 0 && s->functions.len == 0)
@@ -303,6 +370,25 @@ void spec_free(struct spec *s) {
     free(r);
   }
   ptrvec_free(&s->param_rules);
+  free(s->trace.hooks);
+  free(s->trace.status_type);
+  free(s->trace.status_success);
+  free_patterns(&s->trace.before);
+  free_patterns(&s->trace.after);
+  free_patterns(&s->trace.exclude);
+  free_patterns(&s->trace.status_names);
+  free_strings(&s->trace.status_params);
+  for (size_t i = 0; i < s->trace.commands.len; i++) {
+    struct spec_command *c = s->trace.commands.items[i];
+    free(c->function);
+    free(c->kind);
+    free(c->queue);
+    free(c->kernel);
+    free(c->bytes);
+    free(c->completion);
+    free(c);
+  }
+  ptrvec_free(&s->trace.commands);
   memset(s, 0, sizeof *s);
 }
 

@@ -45,6 +45,32 @@ struct spec_param_rule {
   unsigned matches;
 };
 
+/* A call that puts work on a device (trace.commands): the generated wrapper hands it to
+ * the backend's hooks, which time it on the device. Values name params of the function. */
+struct spec_command {
+  char *function;
+  char *kind;       /* "kernel", "transfer" or "other" */
+  char *queue;      /* param: the queue or stream; may be NULL */
+  char *kernel;     /* param: the kernel object of a launch; may be NULL */
+  char *bytes;      /* length expression: bytes moved; may be NULL */
+  char *completion; /* param: the out slot of the completion event; may be NULL */
+  struct spec_loc loc;
+};
+
+/* How calls are traced (the `trace` key); absent for model-only backends. */
+struct spec_trace {
+  bool present;
+  char *hooks;                /* hooks file name in runtime/hooks/, or NULL */
+  struct ptrvec before, after; /* struct spec_pattern*: functions with hooks */
+  struct ptrvec exclude;      /* struct spec_pattern*: functions left alone */
+  char *status_type;          /* results of this type are statuses; may be NULL */
+  char *status_success;       /* a constant name or an integer; may be NULL */
+  struct ptrvec status_params; /* struct spec_string*: out params carrying the status */
+  struct ptrvec status_names; /* struct spec_pattern*: constants that name statuses */
+  struct ptrvec commands;     /* struct spec_command* */
+  struct spec_loc loc;
+};
+
 struct spec {
   char *path;        /* as given on the command line */
   char *dir;         /* folder of path; relative include dirs are resolved against it */
@@ -62,6 +88,7 @@ struct spec {
   struct ptrvec exclude_functions, exclude_types, exclude_constants; /* struct spec_pattern* */
   struct ptrvec handles;      /* struct spec_pattern*: extra handle types (e.g. int handles) */
   struct ptrvec param_rules;  /* struct spec_param_rule* */
+  struct spec_trace trace;
 };
 
 /* Loads and validates a spec. On failure adds located causes to d and returns -1; the

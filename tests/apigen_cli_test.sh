@@ -1,2 +1,122 @@
 #!/bin/sh
-echo "placeholder"; exit 1
+# apigen's command line: help, version, usage errors and exit statuses, and how a bare
+# spec name is found.
+# Usage: apigen_cli_test.sh APIGEN SOURCE_DIR
+# ok() only prints, so `test && ok ... || fail ...` is an if-then-else here.
+# shellcheck disable=SC2015
+set -eu
+[ $# -eq 2 ] || { echo "usage: $0 APIGEN SOURCE_DIR" >&2; exit 2; }
+apigen=$1
+src=$(cd "$2" && pwd)
+case $apigen in /*) ;; *) apigen=$(pwd)/$apigen ;; esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+ok() { echo "ok: $*"; }
+
+# run EXPECTED_STATUS ARGS...: runs apigen, keeps stdout and stderr in $tmp/out, $tmp/err.
+run() {
+  want=$1
+  shift
+  got=0
+  "$apigen" "$@" >"$tmp/out" 2>"$tmp/err" || got=$?
+  if [ "$got" -ne "$want" ]; then
+    fail "apigen $*: exit status $got, expected $want"
+    sed 's/^/  stderr: /' "$tmp/err" >&2
+    return 1
+  fi
+  return 0
+}
+
+# --help: exit 0, on stdout, naming every main option.
+if run 0 --help; then
+  missing=
+  for opt in --spec --all --output --stdout --check-source --print-cflags --quiet --version; do
+    grep -q -- "$opt" "$tmp/out" || missing="$missing $opt"
+  done
+  if [ -n "$missing" ]; then fail "--help does not mention:$missing"; else ok "--help lists the options"; fi
+  [ ! -s "$tmp/err" ] || fail "--help wrote to stderr"
+  cp "$tmp/out" "$tmp/help"
+  if run 0 -h; then
+    if cmp -s "$tmp/out" "$tmp/help"; then ok "-h is --help"; else fail "-h differs from --help"; fi
+  fi
+fi
+
+# --version: the project's version, from the top-level CMakeLists.txt.
+version=$(sed -n 's/^project(tracer VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
+[ -n "$version" ] || fail "cannot read the project version from $src/CMakeLists.txt"
+if run 0 --version; then
+  if [ "$(cat "$tmp/out")" = "apigen $version" ]; then ok "--version prints 'apigen $version'"
+  else fail "--version printed '$(cat "$tmp/out")', expected 'apigen $version'"; fi
+fi
+if run 0 -V; then
+  if [ "$(cat "$tmp/out")" = "apigen $version" ]; then ok "-V is --version"
+  else fail "-V printed '$(cat "$tmp/out")'"; fi
+fi
+
+# Usage errors: status 2, a message on stderr, nothing on stdout.
+if run 2; then
+  if grep -q "error: Missing --spec" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+    ok "no arguments: exit 2, '$(head -n 1 "$tmp/err")'"
+  else fail "no arguments: unexpected output: $(cat "$tmp/err")"; fi
+fi
+if run 2 --no-such-option; then
+  if grep -q -- "--no-such-option" "$tmp/err" && grep -q "Try 'apigen --help'" "$tmp/err"; then
+    ok "unknown option: exit 2, names the option and points at --help"
+  else fail "unknown option: unexpected message: $(cat "$tmp/err")"; fi
+fi
+if run 2 --spec; then
+  grep -q "Try 'apigen --help'" "$tmp/err" && ok "--spec without its argument: exit 2" ||
+    fail "--spec without argument: unexpected message: $(cat "$tmp/err")"
+fi
+if run 2 --spec a.yaml --spec b.yaml --output "$tmp/o"; then
+  grep -q "take a single --spec" "$tmp/err" && ok "--output with two specs: exit 2" ||
+    fail "--output with two specs: unexpected message: $(cat "$tmp/err")"
+fi
+[ ! -e "$tmp/o" ] || fail "--output with two specs wrote $tmp/o"
+
+# A spec that does not exist: status 3, a message naming it.
+cd "$tmp"
+if run 3 --spec no_such_backend; then
+  grep -q "^no_such_backend: error: Cannot find spec" "$tmp/err" &&
+    ok "unknown spec name: exit 3, '$(cat "$tmp/err")'" ||
+    fail "unknown spec name: unexpected message: $(cat "$tmp/err")"
+fi
+
+# A bare name is looked up in ./api-specs/: `opencl` and `opencl.yaml` from the source
+# tree give the committed model, byte for byte, like the path does.
+cd "$src"
+[ -f generated/opencl/model.yaml ] || fail "no generated/opencl/model.yaml in $src"
+for spec in opencl opencl.yaml api-specs/opencl.yaml; do
+  if run 0 --spec "$spec" --stdout; then
+    if cmp -s "$tmp/out" generated/opencl/model.yaml; then
+      ok "--spec $spec --stdout gives generated/opencl/model.yaml ($(wc -c <"$tmp/out") bytes)"
+    else
+      fail "--spec $spec --stdout differs from generated/opencl/model.yaml"
+      diff -u generated/opencl/model.yaml "$tmp/out" | head -20 >&2 || true
+    fi
+  fi
+done
+# A bare name works as a positional argument and with -s as well.
+for form in "-s opencl" "opencl"; do
+  # shellcheck disable=SC2086
+  if run 0 $form --stdout; then
+    cmp -s "$tmp/out" generated/opencl/model.yaml && ok "apigen $form --stdout" ||
+      fail "apigen $form --stdout differs from generated/opencl/model.yaml"
+  fi
+done
+# --print-cflags gives the spec's defines, which the compiler needs to see the same API.
+if run 0 --spec opencl --print-cflags; then
+  grep -q -- "-DCL_TARGET_OPENCL_VERSION=300" "$tmp/out" && ok "--print-cflags: $(cut -c1-60 "$tmp/out")..." ||
+    fail "--print-cflags lacks the spec's define: $(cat "$tmp/out")"
+fi
+# --output writes model.yaml there (quietly with -q) and it is the same model.
+if run 0 -q --spec opencl --output "$tmp/model"; then
+  [ ! -s "$tmp/err" ] || fail "-q still printed: $(cat "$tmp/err")"
+  cmp -s "$tmp/model/model.yaml" generated/opencl/model.yaml &&
+    ok "--output DIR writes DIR/model.yaml" || fail "--output DIR: wrong or missing model"
+fi
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }
+echo "apigen command line: all checks passed"

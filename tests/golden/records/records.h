@@ -3,6 +3,12 @@
 #define RECORDS_H
 #include <stdint.h>
 
+/* Not matched by the spec's "rec_*": in the model only because a field inside an
+ * unnamed struct uses it. */
+typedef struct point3 {
+  float x, y, z;
+} point3_t;
+
 /* A callback typedef used as a field type. */
 typedef void (*rec_callback_t)(void *user_data, int status);
 
@@ -35,6 +41,7 @@ struct rec_event {
     struct {
       short x, y;
     } point;
+    point3_t origin;
   } where;
   rec_callback_t on_done;
   int (*on_error)(struct rec_event *event, const char *message);

@@ -1,0 +1,70 @@
+/* render: templates -> generated files. */
+#include "render.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "template.h"
+#include "tree.h"
+#include "util.h"
+#include "view.h"
+
+struct output {
+  char *path;
+  char *text;
+};
+
+static int is_template(const struct dirent *e) {
+  size_t n = strlen(e->d_name);
+  return n > 5 && strcmp(e->d_name + n - 5, ".tmpl") == 0;
+}
+
+int render_backend(const struct model *m, const struct spec *s, const char *template_dir,
+                   const char *outdir, const char *model_path, struct diag *d) {
+  struct tree *view = view_build(m, s, model_path, d);
+  if (!view)
+    return -1;
+  struct dirent **entries = NULL;
+  int n = scandir(template_dir, &entries, is_template, alphasort);
+  if (n < 0) {
+    tree_free(view);
+    return diag_error(d, "Cannot read templates: dir=%s: %s", template_dir, strerror(errno));
+  }
+  struct output *outputs = xcalloc((size_t)n, sizeof *outputs);
+  int rc = 0;
+  for (int i = 0; i < n && rc == 0; i++) {
+    char *path = xasprintf("%s/%s", template_dir, entries[i]->d_name);
+    char *text = read_file(path, NULL);
+    struct template *t = NULL;
+    if (!text) {
+      rc = diag_error(d, "Cannot read template: path=%s: %s", path, strerror(errno));
+    } else if ((rc = template_parse(path, text, &t, d)) == 0) {
+      struct strbuf out;
+      strbuf_init(&out);
+      rc = template_render(t, view, &out, d);
+      size_t len = strlen(entries[i]->d_name) - 5;
+      outputs[i].path = xasprintf("%s/%s_%.*s", outdir, m->backend, (int)len, entries[i]->d_name);
+      outputs[i].text = strbuf_release(&out);
+      if (rc)
+        diag_error(d, "Cannot render template for backend=%s: template=%s", m->backend, path);
+    }
+    template_free(t);
+    free(text);
+    free(path);
+  }
+  for (int i = 0; i < n && rc == 0; i++)
+    if (write_file_atomic(outputs[i].path, outputs[i].text, strlen(outputs[i].text)))
+      rc = diag_error(d, "Cannot write generated file: path=%s: %s", outputs[i].path,
+                      strerror(errno));
+  for (int i = 0; i < n; i++) {
+    free(outputs[i].path);
+    free(outputs[i].text);
+    free(entries[i]);
+  }
+  free(outputs);
+  free(entries);
+  tree_free(view);
+  return rc;
+}

@@ -1,0 +1,461 @@
+/* view: the model, precomputed for the templates. See view.h. */
+#include "view.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Arrays recorded in full mode are capped so a wrong length cannot flood the trace. */
+#define VIEW_MAX_ELEMENTS "TRACER_MAX_ELEMENTS"
+
+struct view {
+  const struct model *m;
+  const struct spec *s;
+  struct diag *d;
+  int status;
+};
+
+static const char *stdint_type(int64_t size, bool is_signed) {
+  switch (size) {
+  case 1: return is_signed ? "int8_t" : "uint8_t";
+  case 2: return is_signed ? "int16_t" : "uint16_t";
+  case 4: return is_signed ? "int32_t" : "uint32_t";
+  case 8: return is_signed ? "int64_t" : "uint64_t";
+  }
+  return NULL;
+}
+
+static bool is_integral(const struct model_type *t) {
+  return t->kind == MODEL_KIND_INT || t->kind == MODEL_KIND_ENUM || t->kind == MODEL_KIND_BOOL;
+}
+
+static bool is_address(const struct model_type *t) {
+  return t->kind == MODEL_KIND_POINTER || t->kind == MODEL_KIND_ARRAY ||
+         t->kind == MODEL_KIND_FUNCTION;
+}
+
+/* The CTF element type for a value of type t read through a pointer, or NULL. */
+static const char *element_type(const struct model_type *t, bool *hex) {
+  *hex = false;
+  if (is_integral(t))
+    return stdint_type(t->size, t->is_signed && t->kind != MODEL_KIND_BOOL);
+  if (t->kind == MODEL_KIND_FLOAT)
+    return t->size == 4 ? "float" : t->size == 8 ? "double" : NULL;
+  if (is_address(t)) {
+    *hex = true;
+    return "uintptr_t";
+  }
+  return NULL;
+}
+
+static bool is_struct(const struct model_type *t) {
+  return (t->kind == MODEL_KIND_STRUCT || t->kind == MODEL_KIND_UNION) && t->size > 0;
+}
+
+/* A declaration of a struct member holding the param: arrays decay to pointers. */
+static char *member_decl(const struct model_param *p) {
+  if (p->type->kind == MODEL_KIND_ARRAY && p->type->target) {
+    const char *elem = p->type->target->spelling;
+    if (strpbrk(elem, "(["))
+      return xasprintf("__typeof__(%s) *%s", elem, p->name);
+    return xasprintf("%s *%s", elem, p->name);
+  }
+  return xstrdup(p->decl);
+}
+
+static char *typed_decl(const char *spelling, const char *name) {
+  if (strpbrk(spelling, "(["))
+    return xasprintf("__typeof__(%s) %s", spelling, name);
+  size_t n = strlen(spelling);
+  return xasprintf("%s%s%s", spelling, n && spelling[n - 1] == '*' ? "" : " ", name);
+}
+
+static const struct model_param *param_named(const struct model_function *f, const char *name,
+                                             size_t len) {
+  for (size_t i = 0; i < f->params.len; i++) {
+    const struct model_param *p = f->params.items[i];
+    if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
+      return p;
+  }
+  return NULL;
+}
+
+/* A length expression over params ("num_entries", "*pCount", "desc->count") as C over
+ * the args struct `base` ("tracer_args->"), guarded so a NULL pointer param gives 0. */
+static char *length_expr(const struct model_function *f, const char *expr, const char *base) {
+  struct strbuf sb;
+  strbuf_init(&sb);
+  const struct model_param *guard = NULL;
+  for (const char *s = expr; *s;) {
+    if (isalpha((unsigned char)*s) || *s == '_') {
+      const char *start = s;
+      while (isalnum((unsigned char)*s) || *s == '_')
+        s++;
+      bool member = start >= expr + 1 && (start[-1] == '.' || (start >= expr + 2 &&
+                                                             start[-1] == '>' && start[-2] == '-'));
+      const struct model_param *p = member ? NULL : param_named(f, start, (size_t)(s - start));
+      if (p) {
+        strbuf_addf(&sb, "%s%s", base, p->name);
+        if (!guard && p->type->kind == MODEL_KIND_POINTER)
+          guard = p;
+      } else {
+        strbuf_addn(&sb, start, (size_t)(s - start));
+      }
+    } else {
+      strbuf_addn(&sb, s++, 1);
+    }
+  }
+  char *body = strbuf_release(&sb);
+  char *out = guard ? xasprintf("(%s%s ? (size_t)(%s) : 0)", base, guard->name, body)
+                    : xasprintf("(size_t)(%s)", body);
+  free(body);
+  return out;
+}
+
+static void add_field(struct tree *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_field(struct tree *list, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = xvasprintf(fmt, ap);
+  va_end(ap);
+  struct tree *item = tree_push(list, tree_map());
+  tree_set_string(item, "field", s);
+  free(s);
+}
+
+/* The value of an expression of type t as a scalar CTF field named name. */
+static void scalar_field(struct tree *list, const struct model_type *t, const char *name,
+                         const char *expr) {
+  bool hex;
+  const char *et = element_type(t, &hex);
+  if (!et)
+    return;
+  if (hex)
+    add_field(list, "lttng_ust_field_integer_hex(uintptr_t, %s, (uintptr_t)%s)", name, expr);
+  else if (t->kind == MODEL_KIND_FLOAT)
+    add_field(list, "lttng_ust_field_float(%s, %s, %s)", et, name, expr);
+  else
+    add_field(list, "lttng_ust_field_integer(%s, %s, %s)", et, name, expr);
+}
+
+/* A sequence of count elements of type elem at pointer expr. */
+static void sequence_field(struct tree *list, const struct model_type *elem, const char *name,
+                           const char *ptr, const char *count) {
+  bool hex;
+  const char *et = element_type(elem, &hex);
+  bool single = strstr(count, " ? 1 : 0") != NULL; /* one value behind a pointer */
+  if (et && single) {
+    add_field(list, "lttng_ust_field_sequence%s(%s, %s, (const %s *)%s, size_t, %s)",
+              hex ? "_hex" : "", et, name, et, ptr, count);
+  } else if (et) {
+    add_field(list,
+              "lttng_ust_field_sequence%s(%s, %s, (const %s *)%s, size_t, "
+              "tracer_clamp(%s, " VIEW_MAX_ELEMENTS "))",
+              hex ? "_hex" : "", et, name, et, ptr, count);
+  } else if (is_struct(elem) || elem->kind == MODEL_KIND_VOID) {
+    /* Structs travel as bytes, decoded later with the model's layout; the length of a
+     * void * array counts bytes. */
+    char *bytes = elem->kind == MODEL_KIND_VOID ? xasprintf("%s", count)
+                                                : xasprintf("(%s) * sizeof(*%s)", count, ptr);
+    add_field(list,
+              "lttng_ust_field_sequence_hex(uint8_t, %s, (const uint8_t *)%s, size_t, "
+              "tracer_clamp(%s, TRACER_MAX_BYTES))",
+              name, ptr, bytes);
+    free(bytes);
+  }
+}
+
+static bool is_in(const struct model_param *p) { return p->direction != MODEL_DIR_OUT; }
+static bool is_out(const struct model_param *p) { return p->direction != MODEL_DIR_IN; }
+
+/* Fields of the four events of f. See docs/trace-format.md. */
+static void build_fields(const struct model_function *f, struct tree *fn) {
+  struct tree *entry = tree_set(fn, "entry_fields", tree_list());
+  struct tree *exit = tree_set(fn, "exit_fields", tree_list());
+  struct tree *entry_full = tree_set(fn, "entry_full_fields", tree_list());
+  struct tree *exit_full = tree_set(fn, "exit_full_fields", tree_list());
+  const char *a = "tracer_args->";
+
+  for (size_t i = 0; i < f->params.len; i++) {
+    const struct model_param *p = f->params.items[i];
+    char *expr = xasprintf("%s%s", a, p->name);
+    scalar_field(entry, p->type, p->name, expr);
+    scalar_field(entry_full, p->type, p->name, expr);
+    free(expr);
+  }
+  add_field(exit, "lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)");
+  add_field(exit_full, "lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)");
+  if (f->result->kind != MODEL_KIND_VOID) {
+    char *expr = xasprintf("%stracer_result", a);
+    scalar_field(exit, f->result, "result", expr);
+    scalar_field(exit_full, f->result, "result", expr);
+    free(expr);
+  }
+  for (size_t i = 0; i < f->params.len; i++) {
+    const struct model_param *p = f->params.items[i];
+    const struct model_type *t = p->type;
+    char *ptr = xasprintf("%s%s", a, p->name);
+    char *name_val = xasprintf("%s_val", p->name);
+    char *name_vals = xasprintf("%s_vals", p->name);
+    char *name_bytes = xasprintf("%s_bytes", p->name);
+    char *name_str = xasprintf("%s_str", p->name);
+    const struct model_type *target = t->target;
+    bool pointer = t->kind == MODEL_KIND_POINTER && !t->handle && target;
+    bool array = (pointer || t->kind == MODEL_KIND_ARRAY) && p->length && target;
+    bool hex;
+    /* Values behind out pointers to one scalar: default mode. */
+    if (pointer && !array && is_out(p) && element_type(target, &hex)) {
+      char *count = xasprintf("%s ? 1 : 0", ptr);
+      sequence_field(exit, target, name_val, ptr, count);
+      sequence_field(exit_full, target, name_val, ptr, count);
+      free(count);
+    }
+    if (p->string && pointer) {
+      char *s = xasprintf("lttng_ust_field_string(%s, %s ? %s : \"\")", name_str, ptr, ptr);
+      add_field(entry_full, "%s", s);
+      free(s);
+    } else if (array) {
+      char *count = length_expr(f, p->length, a);
+      char *guarded = xasprintf("%s ? %s : 0", ptr, count);
+      if (is_in(p))
+        sequence_field(entry_full, target, name_vals, ptr, guarded);
+      if (is_out(p))
+        sequence_field(exit_full, target, name_vals, ptr, guarded);
+      free(count);
+      free(guarded);
+    } else if (pointer && is_struct(target)) {
+      char *count = xasprintf("%s ? 1 : 0", ptr);
+      if (is_in(p))
+        sequence_field(entry_full, target, name_bytes, ptr, count);
+      if (is_out(p))
+        sequence_field(exit_full, target, name_bytes, ptr, count);
+      free(count);
+    } else if (is_struct(t)) {
+      add_field(entry_full,
+                "lttng_ust_field_array_hex(uint8_t, %s, (const uint8_t *)&%s, sizeof(%s))",
+                name_bytes, ptr, ptr);
+    }
+    free(ptr);
+    free(name_val);
+    free(name_vals);
+    free(name_bytes);
+    free(name_str);
+  }
+}
+
+static bool matches(const struct ptrvec *patterns, const char *name) {
+  return spec_patterns_match((struct ptrvec *)patterns, name);
+}
+
+static const struct spec_command *command_of(const struct spec *s, const char *name) {
+  for (size_t i = 0; i < s->trace.commands.len; i++) {
+    const struct spec_command *c = s->trace.commands.items[i];
+    if (fnmatch(c->function, name, 0) == 0)
+      return c;
+  }
+  return NULL;
+}
+
+static int check_param(struct view *v, const struct model_function *f,
+                       const struct spec_command *c, const char *what, const char *name) {
+  if (!name || param_named(f, name, strlen(name)))
+    return 0;
+  return diag_error_at(v->d, v->s->path, c->loc.line, c->loc.column,
+                       "Cannot wire command: function=%s, %s=%s names no param", f->name, what,
+                       name);
+}
+
+static void build_command(struct view *v, const struct model_function *f,
+                          const struct spec_command *c, struct tree *fn) {
+  if (check_param(v, f, c, "queue", c->queue) || check_param(v, f, c, "kernel", c->kernel) ||
+      check_param(v, f, c, "completion", c->completion)) {
+    v->status = -1;
+    return;
+  }
+  struct tree *cmd = tree_set(fn, "command", tree_map());
+  char *kind = xasprintf("TRACER_COMMAND_%s", c->kind);
+  for (char *k = kind; *k; k++)
+    *k = (char)toupper((unsigned char)*k);
+  tree_set_string(cmd, "kind", kind);
+  free(kind);
+  char *queue = c->queue ? xasprintf("(uintptr_t)tracer_args.%s", c->queue) : xstrdup("0");
+  char *kernel = c->kernel ? xasprintf("(uintptr_t)tracer_args.%s", c->kernel) : xstrdup("0");
+  char *bytes = c->bytes ? length_expr(f, c->bytes, "tracer_args.") : xstrdup("0");
+  char *completion = c->completion ? xasprintf("(void **)&tracer_args.%s", c->completion)
+                                   : xstrdup("NULL");
+  tree_set_string(cmd, "queue", queue);
+  tree_set_string(cmd, "kernel", kernel);
+  tree_set_string(cmd, "bytes", bytes);
+  tree_set_string(cmd, "completion", completion);
+  free(queue);
+  free(kernel);
+  free(bytes);
+  free(completion);
+}
+
+/* The status of a call: its result when it has the status type, else the value of a
+ * status out-param, which the wrapper always supplies (the app may pass NULL). */
+static void build_status(struct view *v, const struct model_function *f, struct tree *fn) {
+  const struct spec_trace *t = &v->s->trace;
+  if (t->status_type && strcmp(f->result->spelling, t->status_type) == 0) {
+    tree_set_string(fn, "status", "(int64_t)tracer_args.tracer_result");
+    return;
+  }
+  for (size_t i = 0; i < t->status_params.len; i++) {
+    const struct spec_string *sp = t->status_params.items[i];
+    const struct model_param *p = param_named(f, sp->value, strlen(sp->value));
+    if (p && p->type->kind == MODEL_KIND_POINTER && p->type->target) {
+      struct tree *slot = tree_set(fn, "status_slot", tree_map());
+      tree_set_string(slot, "param", p->name);
+      char *decl = typed_decl(p->type->target->spelling, "tracer_status");
+      tree_set_string(slot, "decl", decl);
+      free(decl);
+      tree_set_string(fn, "status", "(int64_t)*tracer_status_slot");
+      return;
+    }
+  }
+  tree_set_string(fn, "status", "0");
+}
+
+static struct tree *build_function(struct view *v, const struct model_function *f,
+                                   size_t index) {
+  struct tree *fn = tree_map();
+  const char *b = v->m->backend;
+  tree_set_string(fn, "name", f->name);
+  tree_set(fn, "index", tree_stringf("%zu", index));
+  tree_set_string(fn, "header", f->header);
+  tree_set_string(fn, "prototype", f->prototype);
+  tree_set(fn, "args_type", tree_stringf("%s_%s_args", b, f->name));
+  tree_set(fn, "fn_type", tree_stringf("%s_%s_fn", b, f->name));
+  bool returns = f->result->kind != MODEL_KIND_VOID;
+  tree_set_bool(fn, "returns", returns);
+  if (returns) {
+    char *decl = typed_decl(f->result->spelling, "tracer_result");
+    tree_set_string(fn, "result_member", decl);
+    free(decl);
+  }
+  struct tree *members = tree_set(fn, "members", tree_list());
+  struct tree *init = tree_set(fn, "params", tree_list());
+  struct strbuf call;
+  strbuf_init(&call);
+  build_status(v, f, fn);
+  const struct tree *slot = tree_get(fn, "status_slot");
+  const char *slot_param = slot ? tree_get(slot, "param")->string : NULL;
+  for (size_t i = 0; i < f->params.len; i++) {
+    const struct model_param *p = f->params.items[i];
+    char *decl = member_decl(p);
+    tree_set_string(tree_push(members, tree_map()), "decl", decl);
+    free(decl);
+    tree_set_string(tree_push(init, tree_map()), "name", p->name);
+    if (slot_param && strcmp(p->name, slot_param) == 0)
+      strbuf_addf(&call, "%stracer_status_slot", i ? ", " : "");
+    else
+      strbuf_addf(&call, "%stracer_args.%s", i ? ", " : "", p->name);
+  }
+  struct strbuf direct;
+  strbuf_init(&direct);
+  for (size_t i = 0; i < f->params.len; i++)
+    strbuf_addf(&direct, "%s%s", i ? ", " : "", ((struct model_param *)f->params.items[i])->name);
+  tree_set_string(fn, "direct_args", direct.data);
+  strbuf_free(&direct);
+  tree_set_string(fn, "call_args", call.data);
+  strbuf_free(&call);
+  build_fields(f, fn);
+  if (slot) {
+    /* The status out-param may be NULL in the app's call; the wrapper's own copy is not. */
+    const char *field = "lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)";
+    add_field((struct tree *)tree_get(fn, "exit_fields"), "%s", field);
+    add_field((struct tree *)tree_get(fn, "exit_full_fields"), "%s", field);
+  }
+  tree_set_string(fn, "status_field", slot ? "status" : returns && tree_get(fn, "status") &&
+                  strcmp(tree_get(fn, "status")->string, "0") ? "result" : "");
+  tree_set_bool(fn, "hook_before", matches(&v->s->trace.before, f->name));
+  tree_set_bool(fn, "hook_after", matches(&v->s->trace.after, f->name));
+  const struct spec_command *c = command_of(v->s, f->name);
+  if (c)
+    build_command(v, f, c, fn);
+  return fn;
+}
+
+/* `NAME=VALUE` defines become `#define NAME VALUE`. */
+static void build_defines(const struct spec *s, struct tree *root) {
+  struct tree *defines = tree_set(root, "defines", tree_list());
+  for (size_t i = 0; i < s->defines.len; i++) {
+    const struct spec_string *def = s->defines.items[i];
+    struct tree *item = tree_push(defines, tree_map());
+    const char *eq = strchr(def->value, '=');
+    char *name = eq ? xstrndup(def->value, (size_t)(eq - def->value)) : xstrdup(def->value);
+    tree_set_string(item, "name", name);
+    tree_set_string(item, "value", eq ? eq + 1 : "1");
+    free(name);
+  }
+}
+
+static int check_patterns(struct view *v, const struct ptrvec *patterns, const char *what) {
+  for (size_t i = 0; i < patterns->len; i++) {
+    const struct spec_pattern *p = patterns->items[i];
+    if (p->matches == 0)
+      v->status = diag_error_at(v->d, v->s->path, p->loc.line, p->loc.column,
+                                "Filter matches nothing: %s pattern=%s", what, p->glob);
+  }
+  return v->status;
+}
+
+struct tree *view_build(const struct model *m, const struct spec *s, const char *model_path,
+                        struct diag *d) {
+  struct view v = {m, s, d, 0};
+  struct tree *root = tree_map();
+  tree_set_string(root, "backend", m->backend);
+  char *upper = xstrdup(m->backend);
+  for (char *c = upper; *c; c++)
+    *c = (char)toupper((unsigned char)*c);
+  tree_set_string(root, "BACKEND", upper);
+  free(upper);
+  tree_set(root, "provider", tree_stringf("lttng_ust_%s", m->backend));
+  tree_set_string(root, "spec", s->path);
+  tree_set_string(root, "model", model_path);
+  tree_set_string(root, "library", m->library ? m->library : "");
+  tree_set_string(root, "hooks", s->trace.hooks ? s->trace.hooks : "");
+  struct tree *headers = tree_set(root, "headers", tree_list());
+  for (size_t i = 0; i < m->headers.len; i++)
+    tree_set_string(tree_push(headers, tree_map()), "name", m->headers.items[i]);
+  build_defines(s, root);
+
+  struct tree *functions = tree_set(root, "functions", tree_list());
+  struct tree *skipped = tree_set(root, "skipped", tree_list());
+  size_t index = 0;
+  for (size_t i = 0; i < m->functions.len; i++) {
+    const struct model_function *f = m->functions.items[i];
+    if (matches(&s->trace.exclude, f->name) || f->variadic || !f->has_prototype) {
+      struct tree *item = tree_push(skipped, tree_map());
+      tree_set_string(item, "name", f->name);
+      tree_set_string(item, "why", f->variadic ? "variadic: its arguments cannot be forwarded"
+                                   : !f->has_prototype ? "no prototype"
+                                                       : "excluded by the spec");
+      continue;
+    }
+    tree_push(functions, build_function(&v, f, index++));
+  }
+  tree_set(root, "function_count", tree_stringf("%zu", index));
+  check_patterns(&v, &s->trace.before, "trace.before");
+  check_patterns(&v, &s->trace.after, "trace.after");
+  check_patterns(&v, &s->trace.exclude, "trace.exclude");
+  for (size_t i = 0; i < s->trace.commands.len; i++) {
+    const struct spec_command *c = s->trace.commands.items[i];
+    bool found = false;
+    for (size_t k = 0; k < m->functions.len && !found; k++)
+      found = fnmatch(c->function, ((struct model_function *)m->functions.items[k])->name, 0) == 0;
+    if (!found)
+      v.status = diag_error_at(d, s->path, c->loc.line, c->loc.column,
+                               "Filter matches nothing: trace.commands function=%s",
+                               c->function);
+  }
+  if (v.status) {
+    tree_free(root);
+    return NULL;
+  }
+  return root;
+}

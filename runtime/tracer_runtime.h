@@ -1,0 +1,65 @@
+/* tracer_runtime: the backend-agnostic code the generated interposers and the backend
+ * hooks use inside the traced application.
+ *
+ * Everything here is safe to call from any thread; nothing prints unless TRACER_DEBUG is
+ * set in the environment. Symbols exported by the runtime start with tracer_.
+ */
+#ifndef TRACER_RUNTIME_H
+#define TRACER_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Full mode records arrays and struct contents; these caps keep a wrong length or a huge
+ * buffer from flooding the trace. */
+#define TRACER_MAX_ELEMENTS ((size_t)4096)
+#define TRACER_MAX_BYTES ((size_t)65536)
+
+static inline size_t tracer_clamp(size_t n, size_t max) { return n < max ? n : max; }
+
+/* The trace clock: LTTng-UST's default clock is CLOCK_MONOTONIC in nanoseconds. */
+static inline uint64_t tracer_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Converts a CLOCK_MONOTONIC_RAW time (what PoCL's device timestamps are) to the trace
+ * clock, by sampling both clocks now. */
+uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns);
+
+/* Looks up symbol in library (a soname, opened without loading it twice) and stores it in
+ * *slot. A symbol that cannot be found is fatal: the message names both, then abort(). */
+void *tracer_resolve(const char *library, const char *symbol, void **slot);
+
+/* Work put on a device by a traced call (trace.commands of a spec). The generated wrapper
+ * fills it; the backend's hooks time it on the device. */
+enum tracer_command_kind {
+  TRACER_COMMAND_KERNEL = 0,
+  TRACER_COMMAND_TRANSFER = 1,
+  TRACER_COMMAND_OTHER = 2,
+};
+
+struct tracer_command {
+  const char *backend;           /* "opencl" */
+  enum tracer_command_kind kind;
+  const char *name;              /* the API function */
+  uintptr_t queue;               /* the queue or stream handle; 0 if none */
+  uintptr_t kernel;              /* the kernel object of a launch; 0 if none */
+  uint64_t bytes;                /* bytes moved by a transfer */
+  void **completion;             /* the call's completion-event out slot; NULL if none */
+  void *hook_event;              /* the hooks' own completion event, when the app gave none */
+  int hook_owns_event;           /* 1 when hook_event replaced a NULL slot */
+};
+
+/* Records a finished device command as lttng_ust_tracer:device_command. name is the kernel
+ * name for kernels, the API function for transfers. Times are on the trace clock. */
+void tracer_device_command(const char *backend, enum tracer_command_kind kind, const char *name,
+                           uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end);
+
+/* Debug log, on when TRACER_DEBUG is set: one line on stderr with pid and tid, written
+ * with a single write(2) so it is safe in signal handlers and under re-entry. */
+void tracer_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

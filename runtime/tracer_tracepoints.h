@@ -1,0 +1,32 @@
+/* The runtime's own tracepoint provider, lttng_ust_tracer: events that no single API
+ * call produces, such as device commands timed by the backend hooks.
+ * See docs/trace-format.md. */
+#undef LTTNG_UST_TRACEPOINT_PROVIDER
+#define LTTNG_UST_TRACEPOINT_PROVIDER lttng_ust_tracer
+
+#undef LTTNG_UST_TRACEPOINT_INCLUDE
+#define LTTNG_UST_TRACEPOINT_INCLUDE "tracer_tracepoints.h"
+
+#if !defined(TRACER_TRACEPOINTS_H) || defined(LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ)
+#define TRACER_TRACEPOINTS_H
+
+#include <lttng/tracepoint.h>
+#include <stdint.h>
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, device_command,
+  LTTNG_UST_TP_ARGS(const char *, backend, uint8_t, kind, const char *, name, uint64_t, bytes,
+                    uintptr_t, queue, uint64_t, start, uint64_t, end),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_string(backend, backend)
+    lttng_ust_field_integer(uint8_t, kind, kind)
+    lttng_ust_field_string(name, name)
+    lttng_ust_field_integer(uint64_t, bytes, bytes)
+    lttng_ust_field_integer_hex(uintptr_t, queue, queue)
+    lttng_ust_field_integer(uint64_t, start, start)
+    lttng_ust_field_integer(uint64_t, end, end)
+  )
+)
+
+#endif
+
+#include <lttng/tracepoint-event.h>
