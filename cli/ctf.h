@@ -391,6 +391,9 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
 /* The packet the last event came from (NULL before the first one). */
 const struct ctf_packet *ctf_cursor_packet(const struct ctf_cursor *cursor);
 
+/* Sum of ctf_packet.events_discarded_new over the packets entered so far. */
+uint64_t ctf_cursor_events_discarded(const struct ctf_cursor *cursor);
+
 /* ---- Merge: every stream's events in timestamp order ------------------------------------- */
 
 struct ctf_merge;

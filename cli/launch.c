@@ -72,6 +72,11 @@ static void forward_signal(int signal_number, siginfo_t *info, void *context)
   }
 }
 
+static bool was_ignored(const struct sigaction *action)
+{
+  return !(action->sa_flags & SA_SIGINFO) && action->sa_handler == SIG_IGN;
+}
+
 static void forwarded_set(sigset_t *set)
 {
   sigemptyset(set);
@@ -91,8 +96,9 @@ static void restore_handlers(void)
   forwarding_active = false;
 }
 
-/* Installs the forwarders, except for signals the tracer ignores: an ignored signal
- * stays ignored across exec, so the untraced app would have ignored it too. */
+/* Installs the forwarders for every forwarded signal, even one the tracer ignores: the
+ * app starts with it ignored too (see run_child), but may catch it, and a signal sent to
+ * the tracer is meant for the app, which decides. */
 static int install_handlers(void)
 {
   struct sigaction action;
@@ -104,9 +110,6 @@ static int install_handlers(void)
     if (sigaction(forwarded_signals[i], NULL, &saved_actions[i]) != 0) {
       restore_handlers();
       return -1;
-    }
-    if (!(saved_actions[i].sa_flags & SA_SIGINFO) && saved_actions[i].sa_handler == SIG_IGN) {
-      continue;
     }
     if (sigaction(forwarded_signals[i], &action, NULL) != 0) {
       restore_handlers();
@@ -140,7 +143,7 @@ __attribute__((noreturn)) static void run_child(const struct child_plan *plan)
     if (handler_installed[i]) {
       struct sigaction action;
       memset(&action, 0, sizeof action);
-      action.sa_handler = SIG_DFL;
+      action.sa_handler = was_ignored(&saved_actions[i]) ? SIG_IGN : SIG_DFL;
       sigemptyset(&action.sa_mask);
       sigaction(forwarded_signals[i], &action, NULL);
     }

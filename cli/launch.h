@@ -17,14 +17,16 @@
  * Signals. The app stays in the tracer's process group, so it keeps the terminal
  * exactly as it would untraced (it can read it, Ctrl-Z stops both, `fg` resumes both).
  * From launch_start() until launch_wait() returns, the tracer catches SIGINT, SIGTERM,
- * SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 (those it does not ignore) and forwards each one
- * to the app, except those the kernel generated for the whole foreground group (Ctrl-C,
+ * SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 and forwards each one to the app, except those
+ * the kernel generated for the whole foreground group (Ctrl-C,
  * Ctrl-\, terminal hang-up: si_code SI_KERNEL): the app received those itself already,
  * and forwarding them would deliver them twice. A signal that a process sends to the
  * whole group (kill -SIG -PGID, a shell's SIGHUP to its jobs) reaches the app directly
  * and through the tracer, so twice: siginfo cannot tell it apart from one sent to the
- * tracer alone. Signals the tracer ignores stay ignored in the app, as exec would leave
- * them. Handlers are process-wide state: one launch at a time, from the main thread.
+ * tracer alone. A signal the tracer ignored (nohup, a background job of a script) starts
+ * ignored in the app too, as exec would leave it, but is still forwarded: the app may
+ * have installed a handler, as it could untraced. Handlers are process-wide state: one
+ * launch at a time, from the main thread, and the caller must not ignore SIGCHLD.
  *
  * Ownership: every pointer in a request is borrowed for the duration of launch_start();
  * a struct launch_process is owned by the caller and freed with launch_free(). Functions

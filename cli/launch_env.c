@@ -113,6 +113,7 @@ enum launch_status launch_env_build(const struct launch_request *request,
                                     const char *fork_library, struct launch_env *env,
                                     struct launch_error *error)
 {
+  error->message[0] = '\0';
   env->entries = NULL;
   env->preload_value = NULL;
   enum launch_status status = LAUNCH_OK;

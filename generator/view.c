@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "view_events.h"
 
 /* Arrays recorded in full mode are capped so a wrong length cannot flood the trace. */
 #define VIEW_MAX_ELEMENTS "TRACER_MAX_ELEMENTS"
@@ -427,6 +428,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   struct tree *functions = tree_set(root, "functions", tree_list());
   struct tree *skipped = tree_set(root, "skipped", tree_list());
   size_t index = 0;
+  const struct model_function **traced = xcalloc(m->functions.len + 1, sizeof *traced);
   for (size_t i = 0; i < m->functions.len; i++) {
     const struct model_function *f = m->functions.items[i];
     if (matches(&s->trace.exclude, f->name) || f->variadic || !f->has_prototype) {
@@ -437,8 +439,12 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
                                                        : "excluded by the spec");
       continue;
     }
+    traced[index] = f;
     tree_push(functions, build_function(&v, f, index++));
   }
+  if (view_events(m, s, root, traced, index, d))
+    v.status = -1;
+  free(traced);
   tree_set(root, "function_count", tree_stringf("%zu", index));
   check_patterns(&v, &s->trace.before, "trace.before");
   check_patterns(&v, &s->trace.after, "trace.after");

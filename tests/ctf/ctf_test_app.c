@@ -48,13 +48,23 @@ static void emit_field_kinds(void) {
   lttng_ust_tracepoint(ctf_test, strings, "quote \" backslash \\ apostrophe ' question ?",
                        "tab\tnewline\ncr\rbell\a\x01\x7f");
   lttng_ust_tracepoint(ctf_test, strings, "utf-8: \xc3\xa9t\xc3\xa9 \xe2\x82\xac",
-                       "high bytes \xff\xfe");
+                       "high bytes \xff\xfe\x80");
+  char controls[40];
+  size_t n_controls = 0;
+  for (int c = 1; c < 32; c++)
+    controls[n_controls++] = (char)c;
+  controls[n_controls++] = 127;
+  controls[n_controls] = '\0';
+  lttng_ust_tracepoint(ctf_test, strings, controls, "escapes: \x1b[0m");
 
   static const int32_t values[] = {1, -2, 0x7fffffff, (int32_t)0x80000000, 42, -42, 7, 8};
   lttng_ust_tracepoint(ctf_test, arrays, values, 8, "abcdefgh", 8);
   lttng_ust_tracepoint(ctf_test, arrays, values, 0, "ab\0cdefg", 0);
   lttng_ust_tracepoint(ctf_test, arrays, values, 3, "x\"y\\z\n\0", 5);
-  lttng_ust_tracepoint(ctf_test, arrays, values, 1, "\0\0\0\0\0\0\0\0", 3);
+  /* No text here starts with NUL: babeltrace2 2.0.4 then shows an earlier event's text
+   * instead of "" (checked), so the comparison could not be exact. */
+  lttng_ust_tracepoint(ctf_test, arrays, values, 1, "z\0\0\0\0\0\0\0", 3);
+  lttng_ust_tracepoint(ctf_test, arrays, values, 8, controls, 31);
 
   lttng_ust_tracepoint(ctf_test, empty);
 }

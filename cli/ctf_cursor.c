@@ -1,0 +1,388 @@
+/* ctf_cursor.c: one stream file, mapped read-only, read packet by packet and event by
+ * event. Nothing is ever read past the end of the file or of a packet's content: a
+ * truncated or corrupt stream ends in an error that names the file, the packet and the
+ * byte offset, after every complete event before the fault has been yielded. */
+#include "ctf_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { PACKET_MAGIC = 0xc1fc1fc1 };
+
+/* Where the well-known fields sit in a scope, -1 when absent. */
+struct header_slots {
+  int magic, uuid, stream_id, stream_instance_id;
+};
+
+struct ctf_cursor {
+  const struct ctf_stream *stream;
+  const struct ctf_subtrace_private *subtrace;
+  const uint8_t *map;            /* NULL for an empty file */
+  uint64_t file_size;
+
+  /* The packet being read. */
+  bool in_packet;
+  const struct ctf_stream_class_private *stream_class;
+  uint64_t packet_offset;        /* bytes */
+  uint64_t packet_index;
+  uint64_t content_end;          /* bits from the packet start: readable content */
+  bool packet_cut;               /* the file ends before the packet does */
+  uint64_t position;             /* bits from the packet start */
+  uint64_t clock;
+  bool has_previous_discarded;
+  uint64_t previous_discarded;
+  uint64_t discarded_total;
+  struct ctf_packet packet;
+  struct header_slots header_slots;
+
+  uint64_t *registers;
+  struct ctf_value *header_values;
+  struct ctf_value *packet_context_values;
+  struct ctf_value *stream_context_values;
+  struct ctf_value *event_context_values;
+  struct ctf_event event;
+  bool has_event;
+
+  enum ctf_status failed;        /* CTF_OK until an error, then that error forever */
+  char *failure_message;
+};
+
+static size_t field_count(const struct ctf_type *type) {
+  return type ? type->u.structure.field_count : 0;
+}
+
+static int field_slot(const struct ctf_type *type, const char *raw_name) {
+  for (size_t i = 0; i < field_count(type); i++)
+    if (!strcmp(type->u.structure.fields[i].raw_name, raw_name))
+      return (int)i;
+  return -1;
+}
+
+enum ctf_status ctf_cursor_open(const struct ctf_trace *trace, size_t stream_index,
+                                struct ctf_cursor **out, struct ctf_error *error) {
+  *out = NULL;
+  const struct ctf_stream *stream = ctf_trace_stream(trace, stream_index);
+  if (!stream)
+    return ctf_fail(error, CTF_ERR_USAGE, "Cannot open cursor: stream=%zu: no such stream",
+                    stream_index);
+  struct ctf_cursor *cursor = calloc(1, sizeof *cursor);
+  if (!cursor)
+    return ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot open cursor: out of memory");
+  cursor->stream = stream;
+  cursor->subtrace = (const struct ctf_subtrace_private *)stream->subtrace;
+  const struct ctf_metadata *md = &cursor->subtrace->metadata;
+  size_t packet_context = 0, stream_context = 0, event_context = 0;
+  for (size_t i = 0; i < md->stream_class_count; i++) {
+    const struct ctf_stream_class_private *sc = md->stream_classes[i];
+    if (field_count(sc->pub.packet_context) > packet_context)
+      packet_context = field_count(sc->pub.packet_context);
+    if (field_count(sc->pub.event_context) > stream_context)
+      stream_context = field_count(sc->pub.event_context);
+    if (sc->event_context_capacity > event_context)
+      event_context = sc->event_context_capacity;
+  }
+  cursor->registers = calloc(cursor->subtrace->register_count + 1, sizeof *cursor->registers);
+  cursor->header_values = calloc(field_count(md->packet_header) + 1, sizeof(struct ctf_value));
+  cursor->packet_context_values = calloc(packet_context + 1, sizeof(struct ctf_value));
+  cursor->stream_context_values = calloc(stream_context + 1, sizeof(struct ctf_value));
+  cursor->event_context_values = calloc(event_context + 1, sizeof(struct ctf_value));
+  enum ctf_status status = CTF_OK;
+  if (!cursor->registers || !cursor->header_values || !cursor->packet_context_values ||
+      !cursor->stream_context_values || !cursor->event_context_values) {
+    status = ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot open cursor: out of memory");
+    goto done;
+  }
+  cursor->header_slots = (struct header_slots){
+      field_slot(md->packet_header, "magic"), field_slot(md->packet_header, "uuid"),
+      field_slot(md->packet_header, "stream_id"),
+      field_slot(md->packet_header, "stream_instance_id")};
+
+  int fd = open(stream->path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    status = ctf_fail(error, CTF_ERR_IO, "Cannot open stream: file=%s: %s", stream->path,
+                      strerror(errno));
+    goto done;
+  }
+  struct stat info;
+  if (fstat(fd, &info) != 0) {
+    status = ctf_fail(error, CTF_ERR_IO, "Cannot stat stream: file=%s: %s", stream->path,
+                      strerror(errno));
+    close(fd);
+    goto done;
+  }
+  cursor->file_size = (uint64_t)info.st_size;
+  if (cursor->file_size > 0) {
+    void *map = mmap(NULL, cursor->file_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) {
+      status = ctf_fail(error, CTF_ERR_IO, "Cannot map stream: file=%s: %s", stream->path,
+                        strerror(errno));
+      close(fd);
+      goto done;
+    }
+    /* Packets are read front to back: let the kernel read ahead. */
+    madvise(map, cursor->file_size, MADV_SEQUENTIAL);
+    cursor->map = map;
+  }
+  close(fd);
+done:
+  if (status != CTF_OK) {
+    ctf_cursor_close(cursor);
+    return status;
+  }
+  *out = cursor;
+  return CTF_OK;
+}
+
+void ctf_cursor_close(struct ctf_cursor *cursor) {
+  if (!cursor)
+    return;
+  if (cursor->map)
+    munmap((void *)cursor->map, cursor->file_size);
+  free(cursor->registers);
+  free(cursor->header_values);
+  free(cursor->packet_context_values);
+  free(cursor->stream_context_values);
+  free(cursor->event_context_values);
+  free(cursor->failure_message);
+  free(cursor);
+}
+
+const struct ctf_packet *ctf_cursor_packet(const struct ctf_cursor *cursor) {
+  return cursor->in_packet || cursor->has_event ? &cursor->packet : NULL;
+}
+
+uint64_t ctf_cursor_events_discarded(const struct ctf_cursor *cursor) {
+  return cursor->discarded_total;
+}
+
+/* Records the first error: later calls return it again. */
+static enum ctf_status stream_fail(struct ctf_cursor *cursor, struct ctf_error *error,
+                                   uint64_t bit, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static enum ctf_status stream_fail(struct ctf_cursor *cursor, struct ctf_error *error,
+                                   uint64_t bit, const char *format, ...) {
+  char detail[1024];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(detail, sizeof detail, format, args);
+  va_end(args);
+  struct ctf_error local;
+  struct ctf_error *target = error ? error : &local;
+  ctf_fail(target, CTF_ERR_DATA, "Cannot read stream: file=%s, packet=%llu, offset=%llu: %s",
+           cursor->stream->path, (unsigned long long)cursor->packet_index,
+           (unsigned long long)(cursor->packet_offset + bit / 8), detail);
+  cursor->failed = CTF_ERR_DATA;
+  free(cursor->failure_message);
+  cursor->failure_message = strdup(target->message);
+  return CTF_ERR_DATA;
+}
+
+/* Why reading stopped at `bit`: the file's end or the packet's content end. */
+static const char *cut_reason(const struct ctf_cursor *cursor, const struct ctf_exec *x,
+                              uint64_t bit) {
+  if (cursor->packet_cut && bit + 64 >= x->end)
+    return " (the file ends inside this packet: it is truncated)";
+  return "";
+}
+
+static uint64_t unsigned_value(const struct ctf_value *values, int slot, bool *present) {
+  *present = slot >= 0 && (values[slot].kind == CTF_VALUE_UNSIGNED ||
+                           values[slot].kind == CTF_VALUE_SIGNED);
+  return *present ? values[slot].u.u : 0;
+}
+
+static enum ctf_status open_packet(struct ctf_cursor *cursor, struct ctf_error *error) {
+  const struct ctf_subtrace_private *sub = cursor->subtrace;
+  uint64_t offset = cursor->packet_offset;
+  uint64_t available = (cursor->file_size - offset) * 8;
+  struct ctf_exec x = {
+      .data = cursor->map + offset, .end = available, .registers = cursor->registers,
+      .clock = cursor->clock};
+  struct ctf_packet *packet = &cursor->packet;
+  memset(packet, 0, sizeof *packet);
+  packet->index = cursor->packet_index;
+  packet->offset = offset;
+
+  uint64_t stream_id = 0;
+  if (sub->packet_header_plan) {
+    x.values = cursor->header_values;
+    if (ctf_exec_scope(sub->packet_header_plan, &x) != CTF_OK)
+      return stream_fail(cursor, error, x.position, "Cannot read packet header: %s (the file "
+                         "ends at byte %llu)", x.failure, (unsigned long long)cursor->file_size);
+    const struct header_slots *slots = &cursor->header_slots;
+    bool present;
+    uint64_t magic = unsigned_value(x.values, slots->magic, &present);
+    if (present && magic != PACKET_MAGIC)
+      return stream_fail(cursor, error, 0, "bad packet magic 0x%llx (expected 0x%x)",
+                         (unsigned long long)magic, PACKET_MAGIC);
+    const struct ctf_value *uuid = slots->uuid >= 0 ? &x.values[slots->uuid] : NULL;
+    if (uuid && sub->pub.has_uuid && uuid->kind == CTF_VALUE_ARRAY &&
+        uuid->u.array.count == 16 && uuid->u.array.stride == 8 && uuid->u.array.bit == 0 &&
+        memcmp(uuid->u.array.data, sub->pub.uuid, 16))
+      return stream_fail(cursor, error, 0, "the packet's uuid is not the trace's");
+    stream_id = unsigned_value(x.values, slots->stream_id, &present);
+    packet->stream_instance_id =
+        unsigned_value(x.values, slots->stream_instance_id, &packet->has_stream_instance_id);
+  }
+  const struct ctf_stream_class_private *sc = ctf_subtrace_stream_class(sub, stream_id);
+  if (!sc)
+    return stream_fail(cursor, error, 0, "no stream class has id=%llu",
+                       (unsigned long long)stream_id);
+  if (cursor->stream_class && sc != cursor->stream_class)
+    return stream_fail(cursor, error, 0, "stream id changed from %llu to %llu",
+                       (unsigned long long)cursor->stream_class->pub.id,
+                       (unsigned long long)stream_id);
+  cursor->stream_class = sc;
+  packet->stream_class = &sc->pub;
+
+  uint64_t packet_size = available, content_size = available;
+  bool has_packet_size = false, has_content_size = false;
+  if (sc->packet_context_plan) {
+    x.values = cursor->packet_context_values;
+    if (ctf_exec_scope(sc->packet_context_plan, &x) != CTF_OK)
+      return stream_fail(cursor, error, x.position, "Cannot read packet context: %s (the "
+                         "file ends at byte %llu)", x.failure,
+                         (unsigned long long)cursor->file_size);
+    const struct ctf_type *type = sc->pub.packet_context;
+    const struct ctf_value *v = x.values;
+    packet_size = unsigned_value(v, field_slot(type, "packet_size"), &has_packet_size);
+    content_size = unsigned_value(v, field_slot(type, "content_size"), &has_content_size);
+    bool present;
+    packet->timestamp_begin = unsigned_value(v, field_slot(type, "timestamp_begin"), &present);
+    packet->timestamp_end =
+        unsigned_value(v, field_slot(type, "timestamp_end"), &packet->has_timestamps);
+    packet->has_timestamps = packet->has_timestamps && present;
+    packet->cpu_id = unsigned_value(v, field_slot(type, "cpu_id"), &packet->has_cpu_id);
+    packet->sequence_number =
+        unsigned_value(v, field_slot(type, "packet_seq_num"), &packet->has_sequence_number);
+    int discarded_slot = field_slot(type, "events_discarded");
+    packet->events_discarded =
+        unsigned_value(v, discarded_slot, &packet->has_events_discarded);
+    packet->context = v;
+    if (packet->has_events_discarded) {
+      /* The tracer's counter is cumulative and as wide as its field: wrap with it. */
+      const struct ctf_type *counter = type->u.structure.fields[discarded_slot].type;
+      uint32_t bits = counter->kind == CTF_TYPE_INTEGER ? counter->u.integer.size : 64;
+      uint64_t mask = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+      uint64_t previous = cursor->has_previous_discarded ? cursor->previous_discarded : 0;
+      packet->events_discarded_new = (packet->events_discarded - previous) & mask;
+      cursor->previous_discarded = packet->events_discarded;
+      cursor->has_previous_discarded = true;
+      cursor->discarded_total += packet->events_discarded_new;
+    }
+  }
+  if (!has_packet_size)
+    packet_size = available;
+  if (!has_content_size)
+    content_size = packet_size;
+  if (packet_size == 0 || packet_size % 8 || content_size > packet_size ||
+      content_size < x.position)
+    return stream_fail(cursor, error, 0,
+                       "bad packet sizes (packet_size=%llu bits, content_size=%llu bits, "
+                       "headers end at bit %llu)",
+                       (unsigned long long)packet_size, (unsigned long long)content_size,
+                       (unsigned long long)x.position);
+  packet->size = packet_size;
+  packet->content_size = content_size;
+  cursor->packet_cut = packet_size > available;
+  cursor->content_end = content_size < available ? content_size : available;
+  cursor->position = x.position;
+  cursor->clock = x.clock;
+  cursor->in_packet = true;
+  return CTF_OK;
+}
+
+enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_event **out,
+                                struct ctf_error *error) {
+  *out = NULL;
+  if (cursor->failed != CTF_OK) {
+    if (error) {
+      error->status = cursor->failed;
+      snprintf(error->message, sizeof error->message, "%s",
+               cursor->failure_message ? cursor->failure_message : "Cannot read stream");
+    }
+    return cursor->failed;
+  }
+  for (;;) {
+    if (!cursor->in_packet) {
+      if (cursor->packet_offset >= cursor->file_size)
+        return CTF_END;
+      enum ctf_status status = open_packet(cursor, error);
+      if (status != CTF_OK)
+        return status;
+    }
+    if (cursor->position < cursor->content_end)
+      break;
+    if (cursor->packet_cut)
+      return stream_fail(cursor, error, cursor->content_end,
+                         "the file ends inside the packet (packet_size=%llu bytes, "
+                         "file_size=%llu bytes): it is truncated",
+                         (unsigned long long)(cursor->packet.size / 8),
+                         (unsigned long long)cursor->file_size);
+    cursor->in_packet = false;
+    cursor->packet_offset += cursor->packet.size / 8;
+    cursor->packet_index++;
+  }
+
+  const struct ctf_stream_class_private *sc = cursor->stream_class;
+  struct ctf_exec x = {
+      .data = cursor->map + cursor->packet_offset, .position = cursor->position,
+      .end = cursor->content_end, .registers = cursor->registers, .clock = cursor->clock};
+  uint64_t start = cursor->position;
+  if (sc->event_header_plan && ctf_exec_scope(sc->event_header_plan, &x) != CTF_OK)
+    return stream_fail(cursor, error, x.position, "Cannot read event header: %s%s",
+                       x.failure, cut_reason(cursor, &x, x.position));
+  const struct ctf_event_class_private *ec = ctf_stream_class_event(sc, x.event_id);
+  if (!ec)
+    return stream_fail(cursor, error, start, "Cannot read event: no event class has "
+                                             "id=%llu in stream class %llu",
+                       (unsigned long long)x.event_id, (unsigned long long)sc->pub.id);
+  if (sc->event_context_plan) {
+    x.values = cursor->stream_context_values;
+    if (ctf_exec_scope(sc->event_context_plan, &x) != CTF_OK)
+      return stream_fail(cursor, error, x.position, "Cannot read event context: event=%s: "
+                                                    "%s%s", ec->pub.name, x.failure,
+                         cut_reason(cursor, &x, x.position));
+  }
+  if (ec->context_plan) {
+    x.values = cursor->event_context_values;
+    if (ctf_exec_scope(ec->context_plan, &x) != CTF_OK)
+      return stream_fail(cursor, error, x.position, "Cannot read event context: event=%s: "
+                                                    "%s%s", ec->pub.name, x.failure,
+                         cut_reason(cursor, &x, x.position));
+  }
+  x.values = NULL;
+  uint64_t payload = x.position;
+  if (ec->payload_plan) {
+    payload = (x.position + ec->payload_plan->alignment - 1) &
+              ~(uint64_t)(ec->payload_plan->alignment - 1);
+    if (ctf_exec_scope(ec->payload_plan, &x) != CTF_OK)
+      return stream_fail(cursor, error, x.position, "Cannot read event payload: event=%s: "
+                                                    "%s%s", ec->pub.name, x.failure,
+                         cut_reason(cursor, &x, x.position));
+  }
+  cursor->position = x.position;
+  cursor->clock = x.clock;
+  struct ctf_event *event = &cursor->event;
+  event->event_class = &ec->pub;
+  event->stream = cursor->stream;
+  event->packet = &cursor->packet;
+  event->timestamp = x.clock;
+  event->offset = cursor->packet_offset + start / 8;
+  event->stream_context = cursor->stream_context_values;
+  event->context = ec->context_plan ? cursor->event_context_values : NULL;
+  event->internal.packet_data = x.data;
+  event->internal.payload_bit = payload;
+  event->internal.end_bit = cursor->content_end;
+  event->internal.registers = cursor->registers;
+  cursor->has_event = true;
+  *out = event;
+  return CTF_OK;
+}

@@ -1,0 +1,140 @@
+/* ctf_merge.c: a k-way merge of stream cursors by time, with a binary min-heap keyed
+ * by (nanoseconds since the clock origin, stream index), so ties come out in a fixed
+ * order whatever the order in which streams were read. */
+#include "ctf_internal.h"
+
+#include <stdlib.h>
+
+struct merge_entry {
+  int64_t time;
+  size_t stream_index;
+  struct ctf_cursor *cursor;
+  const struct ctf_event *event;
+};
+
+struct ctf_merge {
+  struct ctf_cursor **cursors;   /* owned */
+  size_t cursor_count;
+  struct merge_entry *heap;
+  size_t heap_count;
+  /* Cursors whose event was handed out (or not yet read): advanced on the next call. */
+  struct ctf_cursor **pending;
+  size_t pending_count;
+  size_t *pending_streams;
+};
+
+static bool before(const struct merge_entry *a, const struct merge_entry *b) {
+  return a->time < b->time || (a->time == b->time && a->stream_index < b->stream_index);
+}
+
+static void heap_push(struct ctf_merge *merge, struct merge_entry entry) {
+  size_t at = merge->heap_count++;
+  while (at > 0) {
+    size_t parent = (at - 1) / 2;
+    if (!before(&entry, &merge->heap[parent]))
+      break;
+    merge->heap[at] = merge->heap[parent];
+    at = parent;
+  }
+  merge->heap[at] = entry;
+}
+
+static struct merge_entry heap_pop(struct ctf_merge *merge) {
+  struct merge_entry top = merge->heap[0];
+  struct merge_entry last = merge->heap[--merge->heap_count];
+  size_t count = merge->heap_count, at = 0;
+  for (;;) {
+    size_t child = 2 * at + 1;
+    if (child >= count)
+      break;
+    if (child + 1 < count && before(&merge->heap[child + 1], &merge->heap[child]))
+      child++;
+    if (!before(&merge->heap[child], &last))
+      break;
+    merge->heap[at] = merge->heap[child];
+    at = child;
+  }
+  if (count)
+    merge->heap[at] = last;
+  return top;
+}
+
+enum ctf_status ctf_merge_open(const struct ctf_trace *trace, const size_t *stream_indices,
+                               size_t stream_count, struct ctf_merge **out,
+                               struct ctf_error *error) {
+  *out = NULL;
+  if (!stream_indices)
+    stream_count = ctf_trace_stream_count(trace);
+  struct ctf_merge *merge = calloc(1, sizeof *merge);
+  if (!merge)
+    return ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot open merge: out of memory");
+  size_t slots = stream_count ? stream_count : 1;
+  merge->cursors = calloc(slots, sizeof *merge->cursors);
+  merge->heap = calloc(slots, sizeof *merge->heap);
+  merge->pending = calloc(slots, sizeof *merge->pending);
+  merge->pending_streams = calloc(slots, sizeof *merge->pending_streams);
+  if (!merge->cursors || !merge->heap || !merge->pending || !merge->pending_streams) {
+    ctf_merge_close(merge);
+    return ctf_fail(error, CTF_ERR_NO_MEMORY, "Cannot open merge: out of memory");
+  }
+  for (size_t i = 0; i < stream_count; i++) {
+    size_t index = stream_indices ? stream_indices[i] : i;
+    enum ctf_status status = ctf_cursor_open(trace, index, &merge->cursors[i], error);
+    if (status != CTF_OK) {
+      ctf_merge_close(merge);
+      return status;
+    }
+    merge->cursor_count++;
+    /* Pending in reverse so that the first stream is advanced first. */
+    merge->pending[stream_count - 1 - i] = merge->cursors[i];
+    merge->pending_streams[stream_count - 1 - i] = index;
+  }
+  merge->pending_count = stream_count;
+  *out = merge;
+  return CTF_OK;
+}
+
+void ctf_merge_close(struct ctf_merge *merge) {
+  if (!merge)
+    return;
+  for (size_t i = 0; i < merge->cursor_count; i++)
+    ctf_cursor_close(merge->cursors[i]);
+  free(merge->cursors);
+  free(merge->heap);
+  free(merge->pending);
+  free(merge->pending_streams);
+  free(merge);
+}
+
+enum ctf_status ctf_merge_next(struct ctf_merge *merge, const struct ctf_event **event,
+                               struct ctf_error *error) {
+  *event = NULL;
+  while (merge->pending_count) {
+    size_t last = --merge->pending_count;
+    struct ctf_cursor *cursor = merge->pending[last];
+    const struct ctf_event *next = NULL;
+    enum ctf_status status = ctf_cursor_next(cursor, &next, error);
+    if (status == CTF_END)
+      continue;
+    if (status != CTF_OK)
+      return status;   /* this stream leaves the merge; the others go on */
+    const struct ctf_stream_class *sc = next->event_class->stream_class;
+    heap_push(merge, (struct merge_entry){ctf_clock_to_ns(sc->clock, next->timestamp),
+                                          merge->pending_streams[last], cursor, next});
+  }
+  if (!merge->heap_count)
+    return CTF_END;
+  struct merge_entry top = heap_pop(merge);
+  merge->pending[merge->pending_count] = top.cursor;
+  merge->pending_streams[merge->pending_count] = top.stream_index;
+  merge->pending_count++;
+  *event = top.event;
+  return CTF_OK;
+}
+
+uint64_t ctf_merge_events_discarded(const struct ctf_merge *merge) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < merge->cursor_count; i++)
+    total += ctf_cursor_events_discarded(merge->cursors[i]);
+  return total;
+}

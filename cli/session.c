@@ -1,0 +1,572 @@
+/* session: create, start and end the LTTng recording session of one tracer job. */
+#include "session.h"
+
+#include "session_daemon.h"
+#include "session_output.h"
+
+#include <lttng/lttng.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How long session_end waits for the daemon to finish destroying the session. The data
+ * is already flushed by the stop that precedes it, so this only bounds a stuck daemon. */
+#define DESTROY_TIMEOUT_MS 60000
+#define NAME_ATTEMPTS 4
+
+struct session {
+  char name[LTTNG_NAME_MAX];
+  char *output_dir;    /* owned, absolute */
+  bool output_created; /* session_begin made the folder (removed again on failure) */
+  struct session_daemon daemon;
+  struct lttng_domain domain;
+  struct lttng_handle *handle;                        /* owned */
+  struct lttng_process_attr_tracker_handle *tracker; /* owned; NULL: all processes */
+  char *app_environment[3]; /* owned entries, NULL-terminated */
+  int daemon_timeout_ms;
+  bool created, started, ended;
+  struct session_end_report report; /* valid once ended */
+};
+
+__attribute__((format(printf, 3, 4))) static enum session_status
+fail(struct session_error *error, enum session_status status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(error->message, sizeof error->message, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+static bool is_power_of_two(uint64_t value)
+{
+  return value != 0 && (value & (value - 1)) == 0;
+}
+
+static enum session_status check_options(const struct session_options *options,
+                                         struct session_error *error)
+{
+  if (options == NULL || options->output_dir == NULL || options->output_dir[0] == '\0') {
+    return fail(error, SESSION_ERR_USAGE, "Cannot create session: no output folder given");
+  }
+  if (options->event_patterns == NULL || options->event_patterns[0] == NULL) {
+    return fail(error, SESSION_ERR_USAGE, "Cannot create session: no event pattern given");
+  }
+  for (size_t i = 0; options->event_patterns[i] != NULL; i++) {
+    size_t len = strlen(options->event_patterns[i]);
+    if (len == 0 || len >= LTTNG_SYMBOL_NAME_LEN) {
+      return fail(error, SESSION_ERR_USAGE,
+                  "Cannot create session: pattern=\"%.64s\", an event pattern must have 1 "
+                  "to %d characters",
+                  options->event_patterns[i], LTTNG_SYMBOL_NAME_LEN - 1);
+    }
+  }
+  long page_size = sysconf(_SC_PAGESIZE);
+  uint64_t size = options->subbuf_size;
+  if (size != 0 && (!is_power_of_two(size) || (page_size > 0 && size < (uint64_t)page_size))) {
+    return fail(error, SESSION_ERR_USAGE,
+                "Cannot create session: subbuf_size=%llu, must be a power of 2 of at least "
+                "the page size (%ld)",
+                (unsigned long long)size, page_size);
+  }
+  uint64_t count = options->subbuf_count;
+  if (count != 0 && (!is_power_of_two(count) || count < 2)) {
+    return fail(error, SESSION_ERR_USAGE,
+                "Cannot create session: subbuf_count=%llu, must be a power of 2 of at least 2",
+                (unsigned long long)count);
+  }
+  if (options->scope != SESSION_SCOPE_AUTO && options->scope != SESSION_SCOPE_APP_PROCESSES &&
+      options->scope != SESSION_SCOPE_ALL_PROCESSES) {
+    return fail(error, SESSION_ERR_USAGE, "Cannot create session: scope=%d is unknown",
+                (int)options->scope);
+  }
+  if (options->daemon_timeout_ms < 0) {
+    return fail(error, SESSION_ERR_USAGE,
+                "Cannot create session: daemon_timeout_ms=%d, must not be negative",
+                options->daemon_timeout_ms);
+  }
+  return SESSION_OK;
+}
+
+/* "tracer-<host>-<pid>-<random>": the host and pid tell a person whose session it is
+ * when listing a shared daemon; the random part keeps names unique across pid reuse and
+ * containers that share a daemon but not a pid namespace. */
+static void make_name(char *name, size_t size)
+{
+  static const char alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
+  char host[65] = "";
+  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') {
+    snprintf(host, sizeof host, "host");
+  }
+  /* Session names become file names in some outputs: keep them to a safe alphabet. */
+  for (char *c = host; *c != '\0'; c++) {
+    bool safe = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                (*c >= '0' && *c <= '9') || *c == '-' || *c == '_';
+    if (!safe) {
+      *c = '_';
+    }
+  }
+  unsigned char random_bytes[6];
+  if (getrandom(random_bytes, sizeof random_bytes, GRND_NONBLOCK) != sizeof random_bytes) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    unsigned long long mix = (unsigned long long)ts.tv_nsec * 2654435761ull ^
+                             (unsigned long long)getpid();
+    for (size_t i = 0; i < sizeof random_bytes; i++) {
+      random_bytes[i] = (unsigned char)(mix >> (8 * i));
+    }
+  }
+  char suffix[sizeof random_bytes + 1];
+  for (size_t i = 0; i < sizeof random_bytes; i++) {
+    suffix[i] = alphabet[random_bytes[i] % (sizeof alphabet - 1)];
+  }
+  suffix[sizeof random_bytes] = '\0';
+  snprintf(name, size, "tracer-%s-%ld-%s", host, (long)getpid(), suffix);
+}
+
+static enum session_status create_session(struct session *session, struct session_error *error)
+{
+  enum lttng_error_code rc = LTTNG_ERR_EXIST_SESS;
+  for (int attempt = 0; attempt < NAME_ATTEMPTS && rc == LTTNG_ERR_EXIST_SESS; attempt++) {
+    make_name(session->name, sizeof session->name);
+    struct lttng_session_descriptor *descriptor =
+        lttng_session_descriptor_local_create(session->name, session->output_dir);
+    if (descriptor == NULL) {
+      return fail(error, SESSION_ERR_SYSTEM,
+                  "Cannot create session: name=%s, output=%s, invalid session descriptor",
+                  session->name, session->output_dir);
+    }
+    rc = lttng_create_session_ext(descriptor);
+    lttng_session_descriptor_destroy(descriptor);
+  }
+  if (rc != LTTNG_OK) {
+    return fail(error, SESSION_ERR_LTTNG, "Cannot create session: name=%s, output=%s: %s",
+                session->name, session->output_dir, lttng_strerror(-(int)rc));
+  }
+  session->created = true;
+  return SESSION_OK;
+}
+
+static enum session_status enable_channel(struct session *session,
+                                          const struct session_options *options,
+                                          struct session_error *error)
+{
+  struct lttng_channel *channel = lttng_channel_create(&session->domain);
+  if (channel == NULL) {
+    return fail(error, SESSION_ERR_SYSTEM,
+                "Cannot create channel: session=%s, out of memory", session->name);
+  }
+  snprintf(channel->name, sizeof channel->name, "%s", SESSION_CHANNEL_NAME);
+  channel->attr.overwrite = 0; /* discard new events when full: never lose old ones */
+  channel->attr.subbuf_size =
+      options->subbuf_size != 0 ? options->subbuf_size : SESSION_DEFAULT_SUBBUF_SIZE;
+  channel->attr.num_subbuf =
+      options->subbuf_count != 0 ? options->subbuf_count : SESSION_DEFAULT_SUBBUF_COUNT;
+  channel->attr.output = LTTNG_EVENT_MMAP; /* the only output UST supports */
+  int rc = 0;
+  if (options->blocking) {
+    /* -1: an app waits as long as it takes for space in the buffer. */
+    rc = lttng_channel_set_blocking_timeout(channel, -1);
+  }
+  if (rc == 0) {
+    rc = lttng_enable_channel(session->handle, channel);
+  }
+  enum session_status status = SESSION_OK;
+  if (rc < 0) {
+    status = fail(error, SESSION_ERR_LTTNG,
+                  "Cannot create channel: session=%s, channel=%s, subbuf_size=%llu, "
+                  "subbuf_count=%llu, blocking=%s: %s",
+                  session->name, SESSION_CHANNEL_NAME,
+                  (unsigned long long)channel->attr.subbuf_size,
+                  (unsigned long long)channel->attr.num_subbuf,
+                  options->blocking ? "yes" : "no", lttng_strerror(rc));
+  }
+  lttng_channel_destroy(channel);
+  return status;
+}
+
+static enum session_status add_contexts(struct session *session, struct session_error *error)
+{
+  static const struct {
+    enum lttng_event_context_type type;
+    const char *name;
+  } contexts[] = {{LTTNG_EVENT_CONTEXT_VPID, "vpid"}, {LTTNG_EVENT_CONTEXT_VTID, "vtid"}};
+  for (size_t i = 0; i < sizeof contexts / sizeof contexts[0]; i++) {
+    struct lttng_event_context context;
+    memset(&context, 0, sizeof context);
+    context.ctx = contexts[i].type;
+    int rc = lttng_add_context(session->handle, &context, NULL, SESSION_CHANNEL_NAME);
+    if (rc < 0) {
+      return fail(error, SESSION_ERR_LTTNG,
+                  "Cannot add context: session=%s, channel=%s, context=%s: %s",
+                  session->name, SESSION_CHANNEL_NAME, contexts[i].name, lttng_strerror(rc));
+    }
+  }
+  return SESSION_OK;
+}
+
+/* An empty include set records nothing until session_track_process() adds the app. */
+static enum session_status restrict_to_tracked(struct session *session,
+                                               struct session_error *error)
+{
+  enum lttng_error_code rc = lttng_session_get_tracker_handle(
+      session->name, LTTNG_DOMAIN_UST, LTTNG_PROCESS_ATTR_VIRTUAL_PROCESS_ID,
+      &session->tracker);
+  if (rc != LTTNG_OK) {
+    return fail(error, SESSION_ERR_LTTNG,
+                "Cannot restrict session to the app: session=%s, tracker=vpid: %s",
+                session->name, lttng_strerror(-(int)rc));
+  }
+  enum lttng_process_attr_tracker_handle_status status =
+      lttng_process_attr_tracker_handle_set_tracking_policy(session->tracker,
+                                                            LTTNG_TRACKING_POLICY_INCLUDE_SET);
+  if (status != LTTNG_PROCESS_ATTR_TRACKER_HANDLE_STATUS_OK) {
+    return fail(error, SESSION_ERR_LTTNG,
+                "Cannot restrict session to the app: session=%s, tracker=vpid, "
+                "policy=include-set: tracker status %d",
+                session->name, (int)status);
+  }
+  return SESSION_OK;
+}
+
+static enum session_status enable_events(struct session *session,
+                                         const char *const *patterns,
+                                         struct session_error *error)
+{
+  for (size_t i = 0; patterns[i] != NULL; i++) {
+    struct lttng_event event;
+    memset(&event, 0, sizeof event);
+    event.type = LTTNG_EVENT_TRACEPOINT;
+    event.loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
+    event.loglevel = -1;
+    snprintf(event.name, sizeof event.name, "%s", patterns[i]);
+    int rc = lttng_enable_event_with_exclusions(session->handle, &event, SESSION_CHANNEL_NAME,
+                                                NULL, 0, NULL);
+    /* A pattern given twice is already enabled: that is what was asked. */
+    if (rc < 0 && rc != -LTTNG_ERR_UST_EVENT_ENABLED) {
+      return fail(error, SESSION_ERR_LTTNG,
+                  "Cannot enable event: session=%s, channel=%s, pattern=%s: %s", session->name,
+                  SESSION_CHANNEL_NAME, patterns[i], lttng_strerror(rc));
+    }
+  }
+  return SESSION_OK;
+}
+
+static enum session_status make_app_environment(struct session *session,
+                                                const struct session_options *options,
+                                                struct session_error *error)
+{
+  size_t count = 0;
+  if (session->daemon.private_home != NULL) {
+    size_t size = strlen("LTTNG_HOME=") + strlen(session->daemon.private_home) + 1;
+    char *entry = malloc(size);
+    if (entry == NULL) {
+      return fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
+    }
+    snprintf(entry, size, "LTTNG_HOME=%s", session->daemon.private_home);
+    session->app_environment[count++] = entry;
+  }
+  if (options->blocking) {
+    /* lttng-ust ignores a channel's blocking timeout unless the app allows it. */
+    char *entry = strdup("LTTNG_UST_ALLOW_BLOCKING=1");
+    if (entry == NULL) {
+      return fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
+    }
+    session->app_environment[count++] = entry;
+  }
+  session->app_environment[count] = NULL;
+  return SESSION_OK;
+}
+
+enum session_status session_begin(const struct session_options *options,
+                                  struct session **session_out, struct session_error *error)
+{
+  error->message[0] = '\0';
+  *session_out = NULL;
+  enum session_status status = check_options(options, error);
+  if (status != SESSION_OK) {
+    return status;
+  }
+  struct session *session = calloc(1, sizeof *session);
+  if (session == NULL) {
+    return fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
+  }
+  session->daemon_timeout_ms = options->daemon_timeout_ms != 0
+                                   ? options->daemon_timeout_ms
+                                   : SESSION_DEFAULT_DAEMON_TIMEOUT_MS;
+  session->domain.type = LTTNG_DOMAIN_UST;
+  /* Per-UID buffers outlive the app: events of an app that crashed are still flushed,
+   * and the loss counters are still there to read when the session ends. */
+  session->domain.buf_type = LTTNG_BUFFER_PER_UID;
+
+  status = session_output_prepare(options->output_dir, &session->output_dir,
+                                  &session->output_created, error);
+  if (status != SESSION_OK) {
+    goto out;
+  }
+  status = session_daemon_ensure(&session->daemon, session->daemon_timeout_ms, error);
+  if (status != SESSION_OK) {
+    goto out;
+  }
+  status = create_session(session, error);
+  if (status != SESSION_OK) {
+    goto out;
+  }
+  session->handle = lttng_create_handle(session->name, &session->domain);
+  if (session->handle == NULL) {
+    status = fail(error, SESSION_ERR_SYSTEM, "Cannot create session: name=%s, out of memory",
+                  session->name);
+    goto out;
+  }
+  status = enable_channel(session, options, error);
+  if (status != SESSION_OK) {
+    goto out;
+  }
+  status = add_contexts(session, error);
+  if (status != SESSION_OK) {
+    goto out;
+  }
+  bool daemon_private = session->daemon.private_home != NULL;
+  bool tracked_only = options->scope == SESSION_SCOPE_APP_PROCESSES ||
+                      (options->scope == SESSION_SCOPE_AUTO && !daemon_private);
+  if (tracked_only) {
+    status = restrict_to_tracked(session, error);
+    if (status != SESSION_OK) {
+      goto out;
+    }
+  }
+  status = enable_events(session, options->event_patterns, error);
+  if (status != SESSION_OK) {
+    goto out;
+  }
+  status = make_app_environment(session, options, error);
+  if (status != SESSION_OK) {
+    goto out;
+  }
+  int rc = lttng_start_tracing(session->name);
+  if (rc < 0) {
+    status = fail(error, SESSION_ERR_LTTNG, "Cannot start tracing: session=%s: %s",
+                  session->name, lttng_strerror(rc));
+    goto out;
+  }
+  session->started = true;
+
+out:
+  if (status != SESSION_OK) {
+    /* Undo everything; the first error is the one worth reporting. */
+    struct session_error ignored;
+    session_end(session, NULL, &ignored);
+    if (session->output_created && session->output_dir != NULL) {
+      rmdir(session->output_dir); /* only if still empty */
+    }
+    session_free(session);
+    return status;
+  }
+  *session_out = session;
+  return SESSION_OK;
+}
+
+const char *const *session_app_environment(const struct session *session)
+{
+  return (const char *const *)session->app_environment;
+}
+
+enum session_status session_track_process(struct session *session, pid_t pid,
+                                          struct session_error *error)
+{
+  error->message[0] = '\0';
+  if (session->tracker == NULL) {
+    return SESSION_OK;
+  }
+  if (session->ended) {
+    return fail(error, SESSION_ERR_USAGE, "Cannot track process: session=%s, pid=%ld, ended",
+                session->name, (long)pid);
+  }
+  enum lttng_process_attr_tracker_handle_status status =
+      lttng_process_attr_virtual_process_id_tracker_handle_add_pid(session->tracker, pid);
+  if (status != LTTNG_PROCESS_ATTR_TRACKER_HANDLE_STATUS_OK &&
+      status != LTTNG_PROCESS_ATTR_TRACKER_HANDLE_STATUS_EXISTS) {
+    return fail(error, SESSION_ERR_LTTNG,
+                "Cannot track process: session=%s, vpid=%ld: tracker status %d",
+                session->name, (long)pid, (int)status);
+  }
+  return SESSION_OK;
+}
+
+/* Sums the loss counters of the session's channel. Per-UID buffers keep them after the
+ * apps are gone, and after the stop they are final. */
+static enum session_status read_loss(struct session *session,
+                                     struct session_end_report *report,
+                                     struct session_error *error)
+{
+  struct lttng_channel *channels = NULL;
+  int count = lttng_list_channels(session->handle, &channels);
+  if (count < 0) {
+    return fail(error, SESSION_ERR_LTTNG, "Cannot read loss counts: session=%s: %s",
+                session->name, lttng_strerror(count));
+  }
+  enum session_status status =
+      fail(error, SESSION_ERR_LTTNG, "Cannot read loss counts: session=%s, channel=%s, not "
+                                     "found",
+           session->name, SESSION_CHANNEL_NAME);
+  for (int i = 0; i < count; i++) {
+    if (strcmp(channels[i].name, SESSION_CHANNEL_NAME) != 0) {
+      continue;
+    }
+    uint64_t discarded = 0, lost = 0;
+    int rc = lttng_channel_get_discarded_event_count(&channels[i], &discarded);
+    if (rc == 0) {
+      rc = lttng_channel_get_lost_packet_count(&channels[i], &lost);
+    }
+    if (rc < 0) {
+      status = fail(error, SESSION_ERR_LTTNG,
+                    "Cannot read loss counts: session=%s, channel=%s: %s", session->name,
+                    SESSION_CHANNEL_NAME, lttng_strerror(rc));
+      break;
+    }
+    report->discarded_events = discarded;
+    report->lost_packets = lost;
+    report->counts_valid = true;
+    error->message[0] = '\0';
+    status = SESSION_OK;
+    break;
+  }
+  free(channels);
+  return status;
+}
+
+static enum session_status destroy_session(struct session *session,
+                                           struct session_error *error)
+{
+  struct lttng_destruction_handle *destruction = NULL;
+  enum lttng_error_code rc = lttng_destroy_session_ext(session->name, &destruction);
+  if (rc != LTTNG_OK) {
+    return fail(error, SESSION_ERR_LTTNG, "Cannot destroy session: session=%s: %s",
+                session->name, lttng_strerror(-(int)rc));
+  }
+  enum session_status status = SESSION_OK;
+  enum lttng_destruction_handle_status wait =
+      lttng_destruction_handle_wait_for_completion(destruction, DESTROY_TIMEOUT_MS);
+  if (wait != LTTNG_DESTRUCTION_HANDLE_STATUS_COMPLETED) {
+    status = fail(error, SESSION_ERR_LTTNG,
+                  "Cannot destroy session: session=%s, %s", session->name,
+                  wait == LTTNG_DESTRUCTION_HANDLE_STATUS_TIMEOUT
+                      ? "the daemon did not finish within 60 s"
+                      : "lost contact with the daemon while waiting");
+  } else {
+    enum lttng_error_code result = LTTNG_OK;
+    if (lttng_destruction_handle_get_result(destruction, &result) !=
+            LTTNG_DESTRUCTION_HANDLE_STATUS_OK ||
+        result != LTTNG_OK) {
+      status = fail(error, SESSION_ERR_LTTNG, "Cannot destroy session: session=%s: %s",
+                    session->name, lttng_strerror(-(int)result));
+    }
+  }
+  lttng_destruction_handle_destroy(destruction);
+  return status;
+}
+
+enum session_status session_end(struct session *session, struct session_end_report *report,
+                                struct session_error *error)
+{
+  error->message[0] = '\0';
+  if (session->ended) {
+    if (report != NULL) {
+      *report = session->report;
+    }
+    return SESSION_OK;
+  }
+  enum session_status first = SESSION_OK;
+  struct session_error step_error;
+  struct session_end_report result = {0};
+
+  if (session->started) {
+    /* lttng_stop_tracing() returns once the consumer has written every buffer out. */
+    int rc = lttng_stop_tracing(session->name);
+    if (rc < 0 && rc != -LTTNG_ERR_TRACE_ALREADY_STOPPED && first == SESSION_OK) {
+      first = fail(error, SESSION_ERR_LTTNG, "Cannot stop tracing: session=%s: %s",
+                   session->name, lttng_strerror(rc));
+    }
+    session->started = false;
+  }
+  if (session->created) {
+    if (read_loss(session, &result, &step_error) != SESSION_OK && first == SESSION_OK) {
+      *error = step_error;
+      first = SESSION_ERR_LTTNG;
+    }
+    if (destroy_session(session, &step_error) != SESSION_OK && first == SESSION_OK) {
+      *error = step_error;
+      first = SESSION_ERR_LTTNG;
+    }
+    session->created = false;
+  }
+  if (session->tracker != NULL) {
+    lttng_process_attr_tracker_handle_destroy(session->tracker);
+    session->tracker = NULL;
+  }
+  if (session->handle != NULL) {
+    lttng_destroy_handle(session->handle);
+    session->handle = NULL;
+  }
+  enum session_status daemon_status =
+      session_daemon_release(&session->daemon, session->daemon_timeout_ms,
+                             &result.daemon_stopped, &result.daemon_left_running, &step_error);
+  if (daemon_status != SESSION_OK && first == SESSION_OK) {
+    *error = step_error;
+    first = daemon_status;
+  }
+  session->ended = true;
+  session->report = result;
+  if (report != NULL) {
+    *report = result;
+  }
+  return first;
+}
+
+void session_free(struct session *session)
+{
+  if (session == NULL) {
+    return;
+  }
+  if (!session->ended) {
+    struct session_error ignored;
+    session_end(session, NULL, &ignored);
+  }
+  for (size_t i = 0; session->app_environment[i] != NULL; i++) {
+    free(session->app_environment[i]);
+  }
+  free(session->output_dir);
+  free(session);
+}
+
+const char *session_name(const struct session *session)
+{
+  return session->name;
+}
+
+const char *session_output_dir(const struct session *session)
+{
+  return session->output_dir;
+}
+
+const char *session_lttng_home(const struct session *session)
+{
+  return session->daemon.private_home;
+}
+
+bool session_started_daemon(const struct session *session)
+{
+  return session->daemon.started;
+}
+
+bool session_records_tracked_only(const struct session *session)
+{
+  return session->tracker != NULL;
+}

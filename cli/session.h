@@ -1,0 +1,134 @@
+/* session: the LTTng recording session of one tracer job, through liblttng-ctl.
+ *
+ *   session_begin()          find or start a session daemon, create the session, its one
+ *                            UST channel, contexts vpid and vtid, the events; start
+ *   session_app_environment() what the app's environment needs for this session
+ *   session_track_process()  (between launch_start and launch_release) record the app
+ *   session_end()            stop (data flushed), read loss counts, destroy, stop the
+ *                            daemon this job started, remove its private home
+ *
+ * The daemon. A reachable daemon (lttng_session_daemon_alive()) is used and left alone.
+ * Otherwise the job starts one with `lttng-sessiond --daemonize --no-kernel` (found
+ * through LTTNG_SESSIOND_PATH, else PATH) and stops it at the end. As a normal user it
+ * gets a private LTTNG_HOME (a fresh 0700 folder under $TMPDIR or /tmp, removed at the
+ * end); the tracer's own LTTNG_HOME is set to it while the session lives, because that
+ * variable is the only way liblttng-ctl finds a user's daemon, and the app must get it
+ * too (session_app_environment). As root the daemon always lives in /var/run/lttng, so
+ * concurrent root jobs share it: one that started it leaves it running while another
+ * session still uses it.
+ *
+ * Which processes are recorded (enum session_scope). A daemon records, in each of its
+ * sessions, every registered app that enables matching events, so two jobs on one
+ * daemon would each record the other's app. On a shared daemon the session therefore
+ * records only the processes given to session_track_process() (LTTng's vpid tracker);
+ * the cost is that children the app forks are not recorded there. On a daemon private to
+ * this job nothing else can register, so every process is recorded, forked children
+ * included.
+ *
+ * Conventions: options are borrowed for the duration of session_begin(); a struct
+ * session is owned by the caller and freed with session_free(). Functions return
+ * SESSION_OK or a failure and fill *error with one sentence ("Cannot create session:
+ * key=value, ...: cause"); they never print or exit. Not thread-safe: call from the main
+ * thread (setenv and liblttng-ctl's connection are process-wide).
+ */
+#ifndef TRACER_SESSION_H
+#define TRACER_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Ring buffer defaults, per CPU (per-UID buffers: one set per CPU per user per session).
+ * Measured here: an enabled event costs about 124 ns and 19 bytes, so one thread calling
+ * an API in a tight loop (entry and exit events, several fields) writes up to roughly
+ * 150-200 MB/s. LTTng's default 4 x 512 KiB lost nothing on 1M small events, which
+ * leaves the consumer about 3 x 512 KiB / 170 MB/s = 9 ms of delay before a sub-buffer
+ * is dropped; 4 KiB sub-buffers lost 60-80%. 4 x 2 MiB raises that slack to about 37 ms,
+ * enough to ride over a scheduler delay of the consumer daemon on a busy node, for 8 MiB
+ * of memory per CPU (1 GiB on a 128-CPU node, per session). */
+#define SESSION_DEFAULT_SUBBUF_SIZE (2u * 1024u * 1024u)
+#define SESSION_DEFAULT_SUBBUF_COUNT 4u
+/* Bound on waiting for a daemon to start answering, and for one we stop to exit. */
+#define SESSION_DEFAULT_DAEMON_TIMEOUT_MS 10000
+/* The one channel every event goes to. */
+#define SESSION_CHANNEL_NAME "tracer"
+
+enum session_status {
+  SESSION_OK = 0,
+  SESSION_ERR_USAGE,  /* bad options */
+  SESSION_ERR_OUTPUT, /* the output folder cannot be used */
+  SESSION_ERR_DAEMON, /* no session daemon could be reached, started or stopped */
+  SESSION_ERR_LTTNG,  /* the daemon refused a request */
+  SESSION_ERR_SYSTEM, /* an OS call failed */
+};
+
+struct session_error {
+  char message[2048]; /* one sentence (with the daemon's own output when it failed) */
+};
+
+enum session_scope {
+  SESSION_SCOPE_AUTO = 0,      /* APP_PROCESSES on a shared daemon, ALL_PROCESSES else */
+  SESSION_SCOPE_APP_PROCESSES, /* only pids given to session_track_process() */
+  SESSION_SCOPE_ALL_PROCESSES, /* every app that registers with the daemon */
+};
+
+struct session_options {
+  /* Where the trace goes. Created with mode 0700 (and missing parents) if absent; an
+   * existing folder must be empty. Required. */
+  const char *output_dir;
+  /* UST event name patterns ("lttng_ust_opencl:*_entry"), NULL-terminated, at least
+   * one. */
+  const char *const *event_patterns;
+  uint64_t subbuf_size;  /* bytes, a power of 2 >= the page size; 0: default */
+  uint64_t subbuf_count; /* a power of 2 >= 2; 0: default */
+  /* Block the app when the buffers are full instead of discarding events: no loss, but
+   * the app slows down to the consumer's pace (and hangs if the consumer dies). Needs
+   * LTTNG_UST_ALLOW_BLOCKING=1 in the app, which session_app_environment() adds. */
+  bool blocking;
+  enum session_scope scope;
+  int daemon_timeout_ms; /* 0: SESSION_DEFAULT_DAEMON_TIMEOUT_MS */
+};
+
+/* What session_end() reports. */
+struct session_end_report {
+  bool counts_valid;         /* false when the daemon could not be asked */
+  uint64_t discarded_events; /* events dropped because the buffers were full */
+  uint64_t lost_packets;     /* packets the consumer could not write */
+  bool daemon_stopped;       /* this job started the daemon and stopped it */
+  bool daemon_left_running;  /* this job started it, but another session still used it */
+};
+
+struct session; /* opaque */
+
+enum session_status session_begin(const struct session_options *options,
+                                  struct session **session_out, struct session_error *error);
+
+/* "NAME=value" entries the app's environment needs (LTTNG_HOME for a private daemon,
+ * LTTNG_UST_ALLOW_BLOCKING=1 for a blocking channel), NULL-terminated, possibly empty.
+ * Borrowed from the session. */
+const char *const *session_app_environment(const struct session *session);
+
+/* Records the process pid (the app, before it runs). A no-op when the session records
+ * every process. */
+enum session_status session_track_process(struct session *session, pid_t pid,
+                                          struct session_error *error);
+
+/* Ends the session: every step is tried even when one fails, and the first failure is
+ * returned. Safe after the app died or was never started, and idempotent: a second call
+ * returns the first call's report and SESSION_OK. report may be NULL. */
+enum session_status session_end(struct session *session, struct session_end_report *report,
+                                struct session_error *error);
+
+/* Ends the session if needed (errors are dropped) and frees it. NULL is ok. */
+void session_free(struct session *session);
+
+const char *session_name(const struct session *session);
+/* The output folder as an absolute path. */
+const char *session_output_dir(const struct session *session);
+/* The private LTTNG_HOME of a daemon this job started, NULL otherwise. */
+const char *session_lttng_home(const struct session *session);
+bool session_started_daemon(const struct session *session);
+/* Whether only tracked processes are recorded (the scope in effect). */
+bool session_records_tracked_only(const struct session *session);
+
+#endif

@@ -1,0 +1,501 @@
+/* session_daemon: reach, start and stop lttng-sessiond for one tracer job. */
+#include "session_daemon.h"
+
+#include "path_search.h"
+
+#include <lttng/lttng.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Where a root daemon lives whatever LTTNG_HOME says (lttng-tools' DEFAULT_LTTNG_RUNDIR). */
+#define ROOT_RUN_DIR "/var/run/lttng"
+/* A user's daemon lives in $LTTNG_HOME/.lttng; its longest socket path adds this. */
+#define USER_RUN_SUBDIR "/.lttng"
+#define LONGEST_SOCKET_SUFFIX "/.lttng/ustconsumerd64/command"
+/* How much of the daemon's own output goes into an error message. */
+#define OUTPUT_EXCERPT_MAX 1024
+#define POLL_INTERVAL_MS 10
+
+__attribute__((format(printf, 3, 4))) static enum session_status
+fail(struct session_error *error, enum session_status status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(error->message, sizeof error->message, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+static long long now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(long ms)
+{
+  struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+static char *concat(const char *a, const char *b)
+{
+  size_t la = strlen(a), lb = strlen(b);
+  char *s = malloc(la + lb + 1);
+  if (s != NULL) {
+    memcpy(s, a, la);
+    memcpy(s + la, b, lb + 1);
+  }
+  return s;
+}
+
+/* $TMPDIR when it is an absolute path short enough, else /tmp: the daemon's Unix socket
+ * paths (sun_path, 108 bytes) live under the folder, and a long TMPDIR would make it
+ * fail to bind them with an obscure message. */
+static const char *temp_folder(size_t room_needed)
+{
+  const char *tmpdir = getenv("TMPDIR");
+  struct sockaddr_un address;
+  if (tmpdir != NULL && tmpdir[0] == '/' &&
+      strlen(tmpdir) + room_needed < sizeof address.sun_path) {
+    return tmpdir;
+  }
+  return "/tmp";
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+  (void)st;
+  (void)type;
+  (void)ftw;
+  return remove(path) != 0 && errno != ENOENT ? -1 : 0;
+}
+
+static int remove_tree(const char *path)
+{
+  return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Reads what the daemon wrote before it detached, as one line. */
+static void read_output(int fd, char *text, size_t size)
+{
+  text[0] = '\0';
+  if (fd < 0 || size == 0) {
+    return;
+  }
+  ssize_t got = pread(fd, text, size - 1, 0);
+  if (got <= 0) {
+    snprintf(text, size, "(no output)");
+    return;
+  }
+  text[got] = '\0';
+  while (got > 0 && (text[got - 1] == '\n' || text[got - 1] == ' ')) {
+    text[--got] = '\0';
+  }
+  for (ssize_t i = 0; i < got; i++) {
+    if (text[i] == '\n' || text[i] == '\r' || text[i] == '\t') {
+      text[i] = ' ';
+    }
+  }
+  if (got == 0) {
+    snprintf(text, size, "(no output)");
+  }
+}
+
+static pid_t read_pid_file(const char *run_dir)
+{
+  char *path = concat(run_dir, "/lttng-sessiond.pid");
+  if (path == NULL) {
+    return 0;
+  }
+  FILE *file = fopen(path, "re");
+  free(path);
+  if (file == NULL) {
+    return 0;
+  }
+  long pid = 0;
+  if (fscanf(file, "%ld", &pid) != 1 || pid <= 0) {
+    pid = 0;
+  }
+  fclose(file);
+  return (pid_t)pid;
+}
+
+/* True when pid is (still) an lttng-sessiond: a pid read long ago may have been reused
+ * by an unrelated process, which must never be signalled. */
+static bool is_session_daemon(pid_t pid)
+{
+  char path[64], comm[32] = "";
+  snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
+  FILE *file = fopen(path, "re");
+  if (file == NULL) {
+    return false;
+  }
+  bool match = fgets(comm, sizeof comm, file) != NULL && strcmp(comm, "lttng-sessiond\n") == 0;
+  fclose(file);
+  return match;
+}
+
+/* Gone, or a zombie: its parent (init, usually) reaps it, unless that parent is us. */
+static bool process_gone(pid_t pid)
+{
+  int status;
+  if (waitpid(pid, &status, WNOHANG) == pid) {
+    return true;
+  }
+  if (kill(pid, 0) != 0 && errno == ESRCH) {
+    return true;
+  }
+  char path[64], line[512];
+  snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+  FILE *file = fopen(path, "re");
+  if (file == NULL) {
+    return true;
+  }
+  bool zombie = false;
+  if (fgets(line, sizeof line, file) != NULL) {
+    const char *after_name = strrchr(line, ')');
+    zombie = after_name != NULL && (after_name[2] == 'Z' || after_name[2] == 'X');
+  }
+  fclose(file);
+  return zombie;
+}
+
+static void restore_home(struct session_daemon *daemon)
+{
+  if (!daemon->home_overridden) {
+    return;
+  }
+  if (daemon->saved_home != NULL) {
+    setenv("LTTNG_HOME", daemon->saved_home, 1);
+  } else {
+    unsetenv("LTTNG_HOME");
+  }
+  daemon->home_overridden = false;
+  free(daemon->saved_home);
+  daemon->saved_home = NULL;
+}
+
+/* Gives this user's daemon a home nobody else uses, so it is private to the job. */
+static enum session_status make_private_home(struct session_daemon *daemon,
+                                             struct session_error *error)
+{
+  const char *folder = temp_folder(strlen("/tracer-lttng-XXXXXX" LONGEST_SOCKET_SUFFIX));
+  char *home = concat(folder, "/tracer-lttng-XXXXXX");
+  if (home == NULL) {
+    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+  }
+  /* mkdtemp creates it with mode 0700. */
+  if (mkdtemp(home) == NULL) {
+    int saved = errno;
+    free(home);
+    return fail(error, SESSION_ERR_SYSTEM,
+                "Cannot start session daemon: folder=%s, cannot create a private "
+                "LTTNG_HOME: %s",
+                folder, strerror(saved));
+  }
+  daemon->private_home = home;
+  daemon->run_dir = concat(home, USER_RUN_SUBDIR);
+  const char *previous = getenv("LTTNG_HOME");
+  daemon->saved_home = previous != NULL ? strdup(previous) : NULL;
+  if (daemon->run_dir == NULL || (previous != NULL && daemon->saved_home == NULL) ||
+      setenv("LTTNG_HOME", home, 1) != 0) {
+    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+  }
+  daemon->home_overridden = true;
+  return SESSION_OK;
+}
+
+static enum session_status find_daemon_binary(char **path_out, struct session_error *error)
+{
+  const char *configured = getenv("LTTNG_SESSIOND_PATH");
+  const char *name = configured != NULL && configured[0] != '\0' ? configured
+                                                                 : "lttng-sessiond";
+  int search_errno = 0;
+  switch (path_search_executable(name, path_out, &search_errno)) {
+  case PATH_SEARCH_FOUND:
+    return SESSION_OK;
+  case PATH_SEARCH_NO_MEMORY:
+    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+  case PATH_SEARCH_NOT_FOUND:
+  case PATH_SEARCH_NOT_EXECUTABLE:
+    break;
+  }
+  if (configured != NULL && configured[0] != '\0') {
+    return fail(error, SESSION_ERR_DAEMON,
+                "Cannot start session daemon: LTTNG_SESSIOND_PATH=%s: %s", configured,
+                strerror(search_errno));
+  }
+  return fail(error, SESSION_ERR_DAEMON,
+              "Cannot start session daemon: lttng-sessiond is not in PATH (install "
+              "lttng-tools, or set LTTNG_SESSIOND_PATH)");
+}
+
+/* Runs `lttng-sessiond --daemonize --no-kernel` with its output in capture_fd and waits
+ * for that first process to exit: with --daemonize it exits once the detached daemon is
+ * ready for clients, or with an error. */
+static enum session_status spawn_daemon(const char *binary, int capture_fd, int timeout_ms,
+                                        int *exit_status, struct session_error *error)
+{
+  int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null_fd < 0) {
+    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: /dev/null: %s",
+                strerror(errno));
+  }
+  char *const argv[] = {(char *)"lttng-sessiond", (char *)"--daemonize",
+                        (char *)"--no-kernel", NULL};
+  long max_fd = sysconf(_SC_OPEN_MAX);
+  if (max_fd < 0 || max_fd > 65536) {
+    max_fd = 65536;
+  }
+  sigset_t no_signals;
+  sigemptyset(&no_signals);
+
+  pid_t pid = fork();
+  if (pid == 0) {
+    /* Only async-signal-safe calls here. The daemon must not inherit the tracer's
+     * descriptors: one that holds an MPI launcher's socket or a test harness's pipe
+     * open would keep those alive for as long as the daemon runs. Its own process
+     * group keeps a Ctrl-C meant for the app from killing it half-way through starting. */
+    setpgid(0, 0);
+    dup2(null_fd, STDIN_FILENO);
+    dup2(capture_fd, STDOUT_FILENO);
+    dup2(capture_fd, STDERR_FILENO);
+    if (close_range(STDERR_FILENO + 1, ~0u, 0) != 0) {
+      for (long fd = STDERR_FILENO + 1; fd < max_fd; fd++) {
+        close((int)fd);
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &no_signals, NULL);
+    execv(binary, argv);
+    _exit(127);
+  }
+  int fork_errno = errno;
+  close(null_fd);
+  if (pid < 0) {
+    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: fork: %s",
+                strerror(fork_errno));
+  }
+
+  long long deadline = now_ms() + timeout_ms;
+  for (;;) {
+    int status;
+    pid_t reaped = waitpid(pid, &status, WNOHANG);
+    if (reaped == pid) {
+      *exit_status = status;
+      return SESSION_OK;
+    }
+    if (reaped < 0 && errno != EINTR) {
+      return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: waitpid: %s",
+                  strerror(errno));
+    }
+    if (now_ms() >= deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      char output[OUTPUT_EXCERPT_MAX];
+      read_output(capture_fd, output, sizeof output);
+      return fail(error, SESSION_ERR_DAEMON,
+                  "Cannot start session daemon: path=%s, not ready after %d ms; its "
+                  "output: %s",
+                  binary, timeout_ms, output);
+    }
+    sleep_ms(POLL_INTERVAL_MS);
+  }
+}
+
+static bool wait_until_alive(long long deadline)
+{
+  for (;;) {
+    if (lttng_session_daemon_alive() == 1) {
+      return true;
+    }
+    if (now_ms() >= deadline) {
+      return false;
+    }
+    sleep_ms(POLL_INTERVAL_MS);
+  }
+}
+
+static void discard_private_home(struct session_daemon *daemon)
+{
+  restore_home(daemon);
+  if (daemon->private_home != NULL) {
+    remove_tree(daemon->private_home);
+  }
+  free(daemon->private_home);
+  free(daemon->run_dir);
+  daemon->private_home = NULL;
+  daemon->run_dir = NULL;
+}
+
+enum session_status session_daemon_ensure(struct session_daemon *daemon, int timeout_ms,
+                                          struct session_error *error)
+{
+  memset(daemon, 0, sizeof *daemon);
+  if (lttng_session_daemon_alive() == 1) {
+    return SESSION_OK;
+  }
+
+  enum session_status status = SESSION_OK;
+  char *binary = NULL;
+  int capture_fd = -1;
+  long long deadline = now_ms() + timeout_ms;
+
+  status = find_daemon_binary(&binary, error);
+  if (status != SESSION_OK) {
+    goto out;
+  }
+  if (geteuid() != 0) {
+    status = make_private_home(daemon, error);
+    if (status != SESSION_OK) {
+      goto out;
+    }
+  } else if ((daemon->run_dir = strdup(ROOT_RUN_DIR)) == NULL) {
+    status = fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+    goto out;
+  }
+
+  /* An unlinked temporary file holds the daemon's output: unlike a pipe it can never
+   * fill up and block the daemon, and it vanishes with the descriptor. */
+  char *capture_path = concat(temp_folder(0), "/tracer-sessiond-output-XXXXXX");
+  if (capture_path == NULL) {
+    status = fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+    goto out;
+  }
+  capture_fd = mkostemp(capture_path, O_CLOEXEC);
+  int capture_errno = errno;
+  if (capture_fd >= 0) {
+    unlink(capture_path);
+  }
+  free(capture_path);
+  if (capture_fd < 0) {
+    status = fail(error, SESSION_ERR_SYSTEM,
+                  "Cannot start session daemon: cannot create a file for its output: %s",
+                  strerror(capture_errno));
+    goto out;
+  }
+
+  int exit_status = 0;
+  status = spawn_daemon(binary, capture_fd, timeout_ms, &exit_status, error);
+  if (status != SESSION_OK) {
+    goto out;
+  }
+  if (!WIFEXITED(exit_status) || WEXITSTATUS(exit_status) != 0) {
+    /* Another job may have started the shared root daemon in the meantime; this one
+     * then refuses to start, and the other one serves us. */
+    if (lttng_session_daemon_alive() == 1) {
+      goto out;
+    }
+    char output[OUTPUT_EXCERPT_MAX];
+    read_output(capture_fd, output, sizeof output);
+    status = fail(error, SESSION_ERR_DAEMON,
+                  "Cannot start session daemon: path=%s, %s %d; its output: %s", binary,
+                  WIFEXITED(exit_status) ? "exit status" : "killed by signal",
+                  WIFEXITED(exit_status) ? WEXITSTATUS(exit_status) : WTERMSIG(exit_status),
+                  output);
+    goto out;
+  }
+  daemon->started = true;
+  daemon->pid = read_pid_file(daemon->run_dir);
+  if (!wait_until_alive(deadline)) {
+    char output[OUTPUT_EXCERPT_MAX];
+    read_output(capture_fd, output, sizeof output);
+    status = fail(error, SESSION_ERR_DAEMON,
+                  "Cannot start session daemon: path=%s, run_dir=%s, started but not "
+                  "answering after %d ms; its output: %s",
+                  binary, daemon->run_dir, timeout_ms, output);
+    bool stopped = false, left_running = false;
+    struct session_error ignored;
+    session_daemon_release(daemon, timeout_ms, &stopped, &left_running, &ignored);
+  }
+
+out:
+  if (capture_fd >= 0) {
+    close(capture_fd);
+  }
+  free(binary);
+  if (status != SESSION_OK || !daemon->started) {
+    discard_private_home(daemon);
+    memset(daemon, 0, sizeof *daemon);
+  }
+  return status;
+}
+
+static int other_session_count(void)
+{
+  struct lttng_session *sessions = NULL;
+  int count = lttng_list_sessions(&sessions);
+  free(sessions);
+  return count;
+}
+
+static enum session_status stop_daemon(struct session_daemon *daemon, int timeout_ms,
+                                       struct session_error *error)
+{
+  if (daemon->pid <= 0) {
+    return fail(error, SESSION_ERR_DAEMON,
+                "Cannot stop session daemon: run_dir=%s, its pid file could not be read",
+                daemon->run_dir);
+  }
+  if (!is_session_daemon(daemon->pid)) {
+    return SESSION_OK; /* already gone */
+  }
+  if (kill(daemon->pid, SIGTERM) != 0) {
+    return errno == ESRCH ? SESSION_OK
+                          : fail(error, SESSION_ERR_DAEMON,
+                                 "Cannot stop session daemon: pid=%ld, %s",
+                                 (long)daemon->pid, strerror(errno));
+  }
+  /* It tears down its consumer daemons and removes its sockets before it exits. */
+  long long deadline = now_ms() + timeout_ms;
+  while (!process_gone(daemon->pid)) {
+    if (now_ms() >= deadline) {
+      kill(daemon->pid, SIGKILL);
+      return fail(error, SESSION_ERR_DAEMON,
+                  "Cannot stop session daemon: pid=%ld, still running %d ms after "
+                  "SIGTERM; killed it (its consumer daemons may remain)",
+                  (long)daemon->pid, timeout_ms);
+    }
+    sleep_ms(POLL_INTERVAL_MS);
+  }
+  return SESSION_OK;
+}
+
+enum session_status session_daemon_release(struct session_daemon *daemon, int timeout_ms,
+                                           bool *stopped, bool *left_running,
+                                           struct session_error *error)
+{
+  enum session_status status = SESSION_OK;
+  *stopped = false;
+  *left_running = false;
+  if (daemon->started) {
+    /* A private daemon serves this job alone. The root one may have been found and used
+     * by concurrent jobs since this one started it; stopping it would destroy their
+     * sessions. */
+    int others = daemon->private_home == NULL ? other_session_count() : 0;
+    if (others > 0) {
+      *left_running = true;
+    } else {
+      status = stop_daemon(daemon, timeout_ms, error);
+      *stopped = status == SESSION_OK;
+    }
+    daemon->started = false;
+  }
+  discard_private_home(daemon);
+  return status;
+}

@@ -1,0 +1,31 @@
+/* session_daemon: finds the LTTng session daemon that serves this job, or starts one and
+ * later stops it (the rules are in session.h). Internal to the session module. */
+#ifndef TRACER_SESSION_DAEMON_H
+#define TRACER_SESSION_DAEMON_H
+
+#include "session.h"
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct session_daemon {
+  bool started;        /* this job started it */
+  pid_t pid;           /* the started daemon, read from its pid file; 0 when unknown */
+  char *run_dir;       /* owned: the started daemon's folder (pid file, sockets) */
+  char *private_home;  /* owned: the LTTNG_HOME made for it; NULL as root or if shared */
+  bool home_overridden; /* this process's LTTNG_HOME was set to private_home */
+  char *saved_home;    /* owned: LTTNG_HOME before that, NULL when it was unset */
+};
+
+/* Makes sure a daemon answers liblttng-ctl, starting one if needed. On failure nothing
+ * is left behind (no daemon, no folder, LTTNG_HOME as before). */
+enum session_status session_daemon_ensure(struct session_daemon *daemon, int timeout_ms,
+                                          struct session_error *error);
+
+/* Stops the daemon if this job started it and no other session uses it, restores
+ * LTTNG_HOME and removes the private home. Idempotent. */
+enum session_status session_daemon_release(struct session_daemon *daemon, int timeout_ms,
+                                           bool *stopped, bool *left_running,
+                                           struct session_error *error);
+
+#endif

@@ -1,0 +1,421 @@
+/* tally: see tally.h. */
+#include "tally.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends.h"
+#include "tracer_runtime.h"
+
+struct progress {
+  atomic_uint_fast64_t bytes_done;
+  uint64_t bytes_total;
+  atomic_int workers_left;
+};
+
+struct worker {
+  const struct ctf_trace *trace;
+  const struct event_map *map;
+  const int *stream_host;   /* host index by stream index */
+  size_t *streams;          /* assigned stream indices; owned */
+  size_t stream_count;
+  struct tally tally;       /* this worker's partial tally */
+  struct progress *progress;
+};
+
+static void stat_add(struct tally_stat *s, uint64_t ns, bool error) {
+  if (s->calls == 0 || ns < s->min)
+    s->min = ns;
+  if (ns > s->max)
+    s->max = ns;
+  s->calls++;
+  s->total += ns;
+  s->errors += error;
+}
+
+static void stat_merge(struct tally_stat *into, const struct tally_stat *from) {
+  if (!from->calls)
+    return;
+  if (into->calls == 0 || from->min < into->min)
+    into->min = from->min;
+  if (from->max > into->max)
+    into->max = from->max;
+  into->calls += from->calls;
+  into->total += from->total;
+  into->errors += from->errors;
+}
+
+static int tally_init(struct tally *t) {
+  memset(t, 0, sizeof *t);
+  t->backend_count = backends_count();
+  t->backends = calloc(t->backend_count ? t->backend_count : 1, sizeof *t->backends);
+  if (!t->backends)
+    return -1;
+  for (size_t i = 0; i < t->backend_count; i++) {
+    t->backends[i].desc = tracer_backends[i];
+    t->backends[i].function_count = tracer_backends[i]->function_count;
+    t->backends[i].host = calloc(tracer_backends[i]->function_count + 1, sizeof(struct tally_stat));
+    if (!t->backends[i].host)
+      return -1;
+  }
+  return 0;
+}
+
+static struct tally_device *device_row(struct tally_backend *b, const char *name, size_t len,
+                                       int kind) {
+  for (size_t i = 0; i < b->device_count; i++) {
+    struct tally_device *d = &b->device[i];
+    if (d->kind == kind && strlen(d->name) == len && strncmp(d->name, name, len) == 0)
+      return d;
+  }
+  if (b->device_count == b->device_cap) {
+    size_t cap = b->device_cap ? b->device_cap * 2 : 16;
+    struct tally_device *grown = realloc(b->device, cap * sizeof *grown);
+    if (!grown)
+      return NULL;
+    b->device = grown;
+    b->device_cap = cap;
+  }
+  struct tally_device *d = &b->device[b->device_count];
+  memset(d, 0, sizeof *d);
+  d->name = strndup(name, len);
+  if (!d->name)
+    return NULL;
+  d->kind = kind;
+  b->device_count++;
+  return d;
+}
+
+static int64_t as_int(const struct ctf_value *v) {
+  return v->kind == CTF_VALUE_SIGNED ? v->u.s : (int64_t)v->u.u;
+}
+
+static bool field_int(const struct ctf_event *ev, int field, int64_t *out) {
+  struct ctf_value v;
+  if (field < 0 || ctf_event_decode_field(ev, (size_t)field, &v, NULL) != CTF_OK)
+    return false;
+  if (v.kind != CTF_VALUE_SIGNED && v.kind != CTF_VALUE_UNSIGNED)
+    return false;
+  *out = as_int(&v);
+  return true;
+}
+
+/* Event timestamps are raw clock values; LTTng's monotonic clock counts nanoseconds, and
+ * the `start` fields are CLOCK_MONOTONIC nanoseconds too. */
+static uint64_t event_ns(const struct ctf_event *ev) {
+  const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
+  if (!clock || clock->frequency == 1000000000u)
+    return ev->timestamp;
+  return (uint64_t)((unsigned __int128)ev->timestamp * 1000000000u / clock->frequency);
+}
+
+static void note_actor(struct tally_backend *b, const struct event_map *map,
+                       const struct ctf_event *ev, int host, bool device) {
+  int64_t vpid = 0, vtid = 0;
+  ctf_event_context_int(ev, map->vpid_key, &vpid);
+  ctf_event_context_int(ev, map->vtid_key, &vtid);
+  uint64_t h = (uint64_t)(uint32_t)host << 32;
+  id_set_add(&b->hosts, (uint64_t)host);
+  id_set_add(device ? &b->device_processes : &b->processes, h | (uint32_t)vpid);
+  id_set_add(device ? &b->device_threads : &b->threads, h | (uint32_t)vtid);
+}
+
+static void on_call(struct tally *t, const struct event_map *map, const struct event_info *info,
+                    const struct ctf_event *ev, int host) {
+  struct tally_backend *b = &t->backends[info->backend];
+  int64_t start = 0, status = 0, function = info->function;
+  if (info->role == EVENT_CALL && !field_int(ev, info->function_field, &function))
+    return;
+  if (function < 0 || (uint64_t)function >= b->function_count || !field_int(ev, info->start, &start))
+    return;
+  uint64_t end = event_ns(ev);
+  uint64_t ns = end >= (uint64_t)start ? end - (uint64_t)start : 0;
+  bool error = info->status >= 0 && field_int(ev, info->status, &status) &&
+               status != info->desc->success;
+  stat_add(&b->host[function], ns, error);
+  note_actor(b, map, ev, host, false);
+}
+
+static void on_device(struct tally *t, const struct event_map *map,
+                      const struct event_info *info, const struct ctf_event *ev, int host) {
+  struct ctf_value backend, name;
+  int64_t kind = 0, bytes = 0, start = 0, end = 0;
+  if (ctf_event_decode_field(ev, (size_t)info->device_backend, &backend, NULL) != CTF_OK ||
+      ctf_event_decode_field(ev, (size_t)info->device_name, &name, NULL) != CTF_OK ||
+      backend.kind != CTF_VALUE_STRING || name.kind != CTF_VALUE_STRING ||
+      !field_int(ev, info->device_kind, &kind) || !field_int(ev, info->start, &start) ||
+      !field_int(ev, info->device_end, &end))
+    return;
+  field_int(ev, info->device_bytes, &bytes);
+  for (size_t i = 0; i < t->backend_count; i++) {
+    const char *bn = tracer_backends[i]->name;
+    if (strlen(bn) != backend.u.string.length || strncmp(bn, backend.u.string.chars, backend.u.string.length))
+      continue;
+    struct tally_backend *b = &t->backends[i];
+    struct tally_device *d = device_row(b, name.u.string.chars, name.u.string.length, (int)kind);
+    if (!d)
+      return;
+    uint64_t ns = end >= start ? (uint64_t)(end - start) : 0;
+    stat_add(&d->time, ns, false);
+    if (d->time.calls == 1 || (uint64_t)bytes < d->min_bytes)
+      d->min_bytes = (uint64_t)bytes;
+    if ((uint64_t)bytes > d->max_bytes)
+      d->max_bytes = (uint64_t)bytes;
+    d->bytes += (uint64_t)bytes;
+    note_actor(b, map, ev, host, true);
+    return;
+  }
+}
+
+static void set_error(struct tally *t, const char *message) {
+  if (!t->error)
+    t->error = strdup(message);
+}
+
+static void read_stream(struct worker *w, size_t stream) {
+  struct tally *t = &w->tally;
+  struct ctf_cursor *cursor;
+  struct ctf_error error;
+  if (ctf_cursor_open(w->trace, stream, &cursor, &error) != CTF_OK) {
+    set_error(t, error.message);
+    return;
+  }
+  int host = w->stream_host[stream];
+  const struct ctf_packet *packet = NULL;
+  const struct ctf_event *ev;
+  uint64_t last_offset = 0, count = 0;
+  enum ctf_status st;
+  while ((st = ctf_cursor_next(cursor, &ev, &error)) == CTF_OK) {
+    t->events++;
+    if (ev->packet != packet) {
+      packet = ev->packet;
+      t->discarded += packet->events_discarded_new;
+    }
+    const struct event_info *info = &w->map->infos[ev->event_class->index];
+    if (info->role == EVENT_EXIT || info->role == EVENT_CALL)
+      on_call(t, w->map, info, ev, host);
+    else if (info->role == EVENT_DEVICE_COMMAND)
+      on_device(t, w->map, info, ev, host);
+    else if (info->role == EVENT_ENTRY)
+      t->backends[info->backend].events++;
+    if ((++count & 0xffff) == 0) {
+      atomic_fetch_add(&w->progress->bytes_done, ev->offset - last_offset);
+      last_offset = ev->offset;
+    }
+  }
+  if (st != CTF_END)
+    set_error(t, error.message);
+  const struct ctf_stream *s = ctf_trace_stream(w->trace, stream);
+  atomic_fetch_add(&w->progress->bytes_done, s->file_size - last_offset);
+  ctf_cursor_close(cursor);
+}
+
+static void *worker_main(void *arg) {
+  struct worker *w = arg;
+  for (size_t i = 0; i < w->stream_count; i++)
+    read_stream(w, w->streams[i]);
+  atomic_fetch_sub(&w->progress->workers_left, 1);
+  return NULL;
+}
+
+static int merge_into(struct tally *into, struct tally *from) {
+  into->events += from->events;
+  into->discarded += from->discarded;
+  if (from->error)
+    set_error(into, from->error);
+  for (size_t i = 0; i < into->backend_count; i++) {
+    struct tally_backend *a = &into->backends[i], *b = &from->backends[i];
+    for (uint32_t f = 0; f < a->function_count; f++)
+      stat_merge(&a->host[f], &b->host[f]);
+    for (size_t d = 0; d < b->device_count; d++) {
+      struct tally_device *src = &b->device[d];
+      struct tally_device *dst = device_row(a, src->name, strlen(src->name), src->kind);
+      if (!dst)
+        return -1;
+      if (src->time.calls && (dst->time.calls == 0 || src->min_bytes < dst->min_bytes))
+        dst->min_bytes = src->min_bytes;
+      if (src->max_bytes > dst->max_bytes)
+        dst->max_bytes = src->max_bytes;
+      stat_merge(&dst->time, &src->time);
+      dst->bytes += src->bytes;
+    }
+    a->events += b->events;
+    if (id_set_merge(&a->hosts, &b->hosts) || id_set_merge(&a->processes, &b->processes) ||
+        id_set_merge(&a->threads, &b->threads) ||
+        id_set_merge(&a->device_processes, &b->device_processes) ||
+        id_set_merge(&a->device_threads, &b->device_threads))
+      return -1;
+  }
+  return 0;
+}
+
+static int host_index(struct tally *t, const char *name) {
+  for (size_t i = 0; i < t->host_count; i++)
+    if (strcmp(t->hostnames[i], name) == 0)
+      return (int)i;
+  char **grown = realloc(t->hostnames, (t->host_count + 1) * sizeof *grown);
+  if (!grown)
+    return 0;
+  t->hostnames = grown;
+  t->hostnames[t->host_count] = strdup(name);
+  return (int)t->host_count++;
+}
+
+static void draw_progress(const struct progress *p, bool final) {
+  uint64_t done = atomic_load(&p->bytes_done);
+  double pct = p->bytes_total ? 100.0 * (double)done / (double)p->bytes_total : 100.0;
+  fprintf(stderr, "\rtracer: analysing the trace: %5.1f%%%s", pct > 100 ? 100 : pct,
+          final ? "\n" : "");
+  fflush(stderr);
+}
+
+int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsigned threads,
+                bool show_progress, struct tally *tally) {
+  if (tally_init(tally))
+    return -1;
+  size_t streams = ctf_trace_stream_count(trace);
+  if (threads == 0) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = cores > 0 ? (unsigned)cores : 1;
+  }
+  if (threads > streams)
+    threads = streams ? (unsigned)streams : 1;
+  int *stream_host = calloc(streams + 1, sizeof *stream_host);
+  struct worker *workers = calloc(threads, sizeof *workers);
+  struct progress progress;
+  atomic_init(&progress.bytes_done, 0);
+  atomic_init(&progress.workers_left, (int)threads);
+  progress.bytes_total = 0;
+  int rc = stream_host && workers ? 0 : -1;
+  /* Streams go to the least loaded worker, largest first. */
+  size_t *order = calloc(streams + 1, sizeof *order);
+  uint64_t *load = calloc(threads, sizeof *load);
+  if (!order || !load)
+    rc = -1;
+  for (size_t i = 0; rc == 0 && i < streams; i++) {
+    const struct ctf_stream *s = ctf_trace_stream(trace, i);
+    const char *hostname = ctf_subtrace_env_string(s->subtrace, "hostname");
+    stream_host[i] = host_index(tally, hostname ? hostname : "unknown");
+    progress.bytes_total += s->file_size;
+    order[i] = i;
+  }
+  for (size_t i = 1; rc == 0 && i < streams; i++)
+    for (size_t k = i; k > 0 && ctf_trace_stream(trace, order[k])->file_size >
+                                    ctf_trace_stream(trace, order[k - 1])->file_size; k--) {
+      size_t tmp = order[k];
+      order[k] = order[k - 1];
+      order[k - 1] = tmp;
+    }
+  for (unsigned i = 0; rc == 0 && i < threads; i++) {
+    workers[i].trace = trace;
+    workers[i].map = map;
+    workers[i].stream_host = stream_host;
+    workers[i].progress = &progress;
+    workers[i].streams = calloc(streams + 1, sizeof(size_t));
+    if (!workers[i].streams || tally_init(&workers[i].tally))
+      rc = -1;
+  }
+  for (size_t i = 0; rc == 0 && i < streams; i++) {
+    unsigned best = 0;
+    for (unsigned k = 1; k < threads; k++)
+      if (load[k] < load[best])
+        best = k;
+    workers[best].streams[workers[best].stream_count++] = order[i];
+    load[best] += ctf_trace_stream(trace, order[i])->file_size;
+  }
+  pthread_t *ids = calloc(threads, sizeof *ids);
+  for (unsigned i = 0; rc == 0 && ids && i < threads; i++) {
+    if (pthread_create(&ids[i], NULL, worker_main, &workers[i]) != 0) {
+      /* Run it here instead: the analysis must not fail for want of a thread. */
+      worker_main(&workers[i]);
+      ids[i] = 0;
+    }
+  }
+  if (show_progress && rc == 0) {
+    while (atomic_load(&progress.workers_left) > 0) {
+      draw_progress(&progress, false);
+      struct timespec nap = {0, 200 * 1000 * 1000};
+      nanosleep(&nap, NULL);
+    }
+    draw_progress(&progress, true);
+  }
+  for (unsigned i = 0; ids && i < threads; i++)
+    if (ids[i])
+      pthread_join(ids[i], NULL);
+  for (unsigned i = 0; rc == 0 && i < threads; i++)
+    if (merge_into(tally, &workers[i].tally))
+      rc = -1;
+  for (unsigned i = 0; workers && i < threads; i++) {
+    tally_free(&workers[i].tally);
+    free(workers[i].streams);
+  }
+  free(ids);
+  free(workers);
+  free(stream_host);
+  free(order);
+  free(load);
+  if (rc)
+    set_error(tally, "Cannot analyse the trace: out of memory");
+  return rc;
+}
+
+void tally_free(struct tally *t) {
+  for (size_t i = 0; t->backends && i < t->backend_count; i++) {
+    struct tally_backend *b = &t->backends[i];
+    free(b->host);
+    for (size_t d = 0; d < b->device_count; d++)
+      free(b->device[d].name);
+    free(b->device);
+    id_set_free(&b->hosts);
+    id_set_free(&b->processes);
+    id_set_free(&b->threads);
+    id_set_free(&b->device_processes);
+    id_set_free(&b->device_threads);
+  }
+  free(t->backends);
+  for (size_t i = 0; i < t->host_count; i++)
+    free(t->hostnames[i]);
+  free(t->hostnames);
+  free(t->error);
+  memset(t, 0, sizeof *t);
+}
+
+static int by_time_then_name(uint64_t ta, uint64_t tb, const char *na, const char *nb) {
+  if (ta != tb)
+    return ta > tb ? -1 : 1;
+  return strcmp(na, nb);
+}
+
+static int compare_host(const void *a, const void *b, void *context) {
+  const struct tally_backend *backend = context;
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return by_time_then_name(backend->host[x].total, backend->host[y].total,
+                           backend->desc->functions[x].name, backend->desc->functions[y].name);
+}
+
+static int compare_device(const void *a, const void *b, void *context) {
+  const struct tally_backend *backend = context;
+  const struct tally_device *x = &backend->device[*(const size_t *)a];
+  const struct tally_device *y = &backend->device[*(const size_t *)b];
+  return by_time_then_name(x->time.total, y->time.total, x->name, y->name);
+}
+
+void tally_sorted_host(const struct tally_backend *b, uint32_t *order) {
+  for (uint32_t i = 0; i < b->function_count; i++)
+    order[i] = i;
+  qsort_r(order, b->function_count, sizeof *order, compare_host, (void *)b);
+}
+
+void tally_sorted_device(const struct tally_backend *b, int kind, size_t *order, size_t *count) {
+  size_t n = 0;
+  for (size_t i = 0; i < b->device_count; i++)
+    if (kind < 0 || b->device[i].kind == kind)
+      order[n++] = i;
+  qsort_r(order, n, sizeof *order, compare_device, (void *)b);
+  *count = n;
+}

@@ -1,0 +1,66 @@
+/* tally: per backend, the time spent in each API function (host), on each kernel and
+ * transfer (device), and the bytes each transfer kind moved, with the hostnames,
+ * processes and threads that took part.
+ *
+ * Reading is split over threads by stream (a tally of tallies is a tally), so memory
+ * grows with the number of functions and kernel names, never with the trace's length.
+ * Durations come from exit events alone (their `start` field), so entry events are
+ * skipped without being decoded.
+ */
+#ifndef TRACER_TALLY_H
+#define TRACER_TALLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctf.h"
+#include "event_map.h"
+#include "id_set.h"
+
+struct tally_stat {
+  uint64_t calls, errors;
+  uint64_t total, min, max; /* ns */
+};
+
+/* A device table row: a kernel (by name) or a transfer (by API function). */
+struct tally_device {
+  char *name; /* owned */
+  int kind;   /* enum tracer_command_kind */
+  struct tally_stat time;
+  uint64_t bytes, min_bytes, max_bytes;
+};
+
+struct tally_backend {
+  const struct tracer_backend_desc *desc;
+  struct tally_stat *host;     /* by function index; owned */
+  uint32_t function_count;
+  struct tally_device *device; /* owned */
+  size_t device_count, device_cap;
+  struct id_set hosts, processes, threads, device_processes, device_threads;
+  uint64_t events;
+};
+
+struct tally {
+  struct tally_backend *backends; /* by index in tracer_backends[]; owned */
+  size_t backend_count;
+  uint64_t events;          /* every event read */
+  uint64_t discarded;       /* events the tracer dropped, from the packet contexts */
+  char **hostnames;         /* by host index; owned */
+  size_t host_count;
+  char *error;              /* first stream error, or NULL; the rest of the trace was read */
+};
+
+/* Tallies every stream of trace with up to `threads` threads (0: one per core). With
+ * show_progress, a progress line is drawn on stderr while it runs. Returns 0, or -1 when
+ * nothing could be read (a message in tally->error). A stream that fails part-way
+ * leaves its error in tally->error and the events before it counted. */
+int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsigned threads,
+                bool show_progress, struct tally *tally);
+void tally_free(struct tally *tally);
+
+/* Rows sorted for printing: host rows by time (then name), device rows likewise. */
+void tally_sorted_host(const struct tally_backend *b, uint32_t *order);
+void tally_sorted_device(const struct tally_backend *b, int kind, size_t *order, size_t *count);
+
+#endif

@@ -1,0 +1,279 @@
+/* tally_print: see tally_print.h. */
+#include "tally_print.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+enum { NAME_MAX_WIDTH = 48 };
+
+static bool backend_used(const struct tally_backend *b) {
+  for (uint32_t i = 0; i < b->function_count; i++)
+    if (b->host[i].calls)
+      return true;
+  return b->device_count > 0;
+}
+
+/* Long names (C++ kernel names) are cut so the table fits in a terminal. */
+static void print_name(FILE *out, const char *name, int width) {
+  size_t len = strlen(name);
+  if (len <= (size_t)width)
+    fprintf(out, "%-*s", width, name);
+  else
+    fprintf(out, "%.*s...", width - 3, name);
+}
+
+static int name_width(const char *const *names, size_t n) {
+  size_t w = strlen("Total");
+  for (size_t i = 0; i < n; i++)
+    if (strlen(names[i]) > w)
+      w = strlen(names[i]);
+  return (int)(w > NAME_MAX_WIDTH ? NAME_MAX_WIDTH : w);
+}
+
+static void time_row(FILE *out, const char *name, int width, const struct tally_stat *s,
+                     uint64_t total) {
+  char t[32], avg[32], mn[32], mx[32];
+  units_time(s->total, t, sizeof t);
+  units_time(s->calls ? s->total / s->calls : 0, avg, sizeof avg);
+  units_time(s->min, mn, sizeof mn);
+  units_time(s->max, mx, sizeof mx);
+  print_name(out, name, width);
+  fprintf(out, " | %9s | %6.2f%% | %5llu | %9s | %9s | %9s | %5llu |\n", t,
+          total ? 100.0 * (double)s->total / (double)total : 0.0,
+          (unsigned long long)s->calls, avg, mn, mx, (unsigned long long)s->errors);
+}
+
+static void time_header(FILE *out, int width) {
+  print_name(out, "Name", width);
+  fprintf(out, " | %9s | %7s | %5s | %9s | %9s | %9s | %5s |\n", "Time", "Time(%)", "Calls",
+          "Average", "Min", "Max", "Error");
+}
+
+static void total_row(FILE *out, int width, uint64_t total, uint64_t calls, uint64_t errors) {
+  char t[32];
+  units_time(total, t, sizeof t);
+  print_name(out, "Total", width);
+  fprintf(out, " | %9s | %6.2f%% | %5llu | %9s | %9s | %9s | %5llu |\n", t, 100.0,
+          (unsigned long long)calls, "", "", "", (unsigned long long)errors);
+}
+
+static void print_host(const struct tally_backend *b, FILE *out) {
+  uint32_t *order = calloc(b->function_count + 1, sizeof *order);
+  const char **names = calloc(b->function_count + 1, sizeof *names);
+  if (!order || !names)
+    goto done;
+  tally_sorted_host(b, order);
+  size_t n = 0;
+  uint64_t total = 0, calls = 0, errors = 0;
+  for (uint32_t i = 0; i < b->function_count; i++) {
+    const struct tally_stat *s = &b->host[order[i]];
+    if (!s->calls)
+      continue;
+    names[n++] = b->desc->functions[order[i]].name;
+    total += s->total;
+    calls += s->calls;
+    errors += s->errors;
+  }
+  if (!n)
+    goto done;
+  int width = name_width(names, n);
+  fprintf(out, "BACKEND_%s | %zu Hostnames | %zu Processes | %zu Threads |\n\n", b->desc->label,
+          b->hosts.len, b->processes.len, b->threads.len);
+  time_header(out, width);
+  for (uint32_t i = 0; i < b->function_count; i++)
+    if (b->host[order[i]].calls)
+      time_row(out, b->desc->functions[order[i]].name, width, &b->host[order[i]], total);
+  total_row(out, width, total, calls, errors);
+  fputc('\n', out);
+done:
+  free(order);
+  free(names);
+}
+
+static void print_device(const struct tally_backend *b, FILE *out) {
+  if (!b->device_count)
+    return;
+  size_t *order = calloc(b->device_count, sizeof *order);
+  const char **names = calloc(b->device_count, sizeof *names);
+  if (!order || !names)
+    goto done;
+  size_t n;
+  tally_sorted_device(b, -1, order, &n);
+  uint64_t total = 0, calls = 0;
+  for (size_t i = 0; i < n; i++) {
+    names[i] = b->device[order[i]].name;
+    total += b->device[order[i]].time.total;
+    calls += b->device[order[i]].time.calls;
+  }
+  int width = name_width(names, n);
+  fprintf(out, "Device profiling (%s) | %zu Hostnames | %zu Processes | %zu Threads |\n\n",
+          b->desc->label, b->hosts.len, b->device_processes.len, b->device_threads.len);
+  time_header(out, width);
+  for (size_t i = 0; i < n; i++)
+    time_row(out, b->device[order[i]].name, width, &b->device[order[i]].time, total);
+  total_row(out, width, total, calls, 0);
+  fputc('\n', out);
+
+  /* Memory traffic: the transfers only. */
+  tally_sorted_device(b, 1, order, &n);
+  if (!n)
+    goto done;
+  uint64_t bytes = 0, time = 0;
+  calls = 0;
+  for (size_t i = 0; i < n; i++) {
+    names[i] = b->device[order[i]].name;
+    bytes += b->device[order[i]].bytes;
+    time += b->device[order[i]].time.total;
+    calls += b->device[order[i]].time.calls;
+  }
+  width = name_width(names, n);
+  fprintf(out, "Memory traffic (%s)\n\n", b->desc->label);
+  print_name(out, "Name", width);
+  fprintf(out, " | %9s | %8s | %5s | %9s | %9s | %9s | %10s |\n", "Bytes", "Bytes(%)", "Calls",
+          "Average", "Min", "Max", "Bandwidth");
+  for (size_t i = 0; i < n; i++) {
+    const struct tally_device *d = &b->device[order[i]];
+    char by[32], avg[32], mn[32], mx[32], bw[32];
+    units_bytes(d->bytes, by, sizeof by);
+    units_bytes(d->time.calls ? d->bytes / d->time.calls : 0, avg, sizeof avg);
+    units_bytes(d->min_bytes, mn, sizeof mn);
+    units_bytes(d->max_bytes, mx, sizeof mx);
+    units_bandwidth(d->time.total ? (double)d->bytes * 1e9 / (double)d->time.total : 0, bw,
+                    sizeof bw);
+    print_name(out, d->name, width);
+    fprintf(out, " | %9s | %7.2f%% | %5llu | %9s | %9s | %9s | %10s |\n", by,
+            bytes ? 100.0 * (double)d->bytes / (double)bytes : 0.0,
+            (unsigned long long)d->time.calls, avg, mn, mx, bw);
+  }
+  char by[32], bw[32];
+  units_bytes(bytes, by, sizeof by);
+  units_bandwidth(time ? (double)bytes * 1e9 / (double)time : 0, bw, sizeof bw);
+  print_name(out, "Total", width);
+  fprintf(out, " | %9s | %7.2f%% | %5llu | %9s | %9s | %9s | %10s |\n", by, 100.0,
+          (unsigned long long)calls, "", "", "", bw);
+  fputc('\n', out);
+done:
+  free(order);
+  free(names);
+}
+
+void tally_print_text(const struct tally *t, FILE *out) {
+  if (t->discarded)
+    fprintf(out, "WARNING: %llu events were discarded by the tracer (buffers full): the "
+                 "tables below miss them. Run with --blocking to lose none.\n\n",
+            (unsigned long long)t->discarded);
+  bool any = false;
+  for (size_t i = 0; i < t->backend_count; i++) {
+    const struct tally_backend *b = &t->backends[i];
+    if (!backend_used(b))
+      continue;
+    any = true;
+    print_host(b, out);
+    print_device(b, out);
+  }
+  if (!any)
+    fputs("No traced API call was recorded.\n", out);
+}
+
+static void json_string(FILE *out, const char *s) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      fprintf(out, "\\%c", *p);
+    else if (*p < 0x20)
+      fprintf(out, "\\u%04x", *p);
+    else
+      fputc(*p, out);
+  }
+  fputc('"', out);
+}
+
+static void json_stat(FILE *out, const struct tally_stat *s) {
+  fprintf(out, "\"calls\": %llu, \"errors\": %llu, \"time_ns\": %llu, \"min_ns\": %llu, "
+               "\"max_ns\": %llu",
+          (unsigned long long)s->calls, (unsigned long long)s->errors,
+          (unsigned long long)s->total, (unsigned long long)s->min,
+          (unsigned long long)s->max);
+}
+
+void tally_print_json(const struct tally *t, const char *trace_dir, FILE *out) {
+  fputs("{\n  \"trace\": ", out);
+  json_string(out, trace_dir ? trace_dir : "");
+  fprintf(out, ",\n  \"events\": %llu,\n  \"discarded_events\": %llu,\n",
+          (unsigned long long)t->events, (unsigned long long)t->discarded);
+  if (t->error) {
+    fputs("  \"error\": ", out);
+    json_string(out, t->error);
+    fputs(",\n", out);
+  }
+  fputs("  \"backends\": [", out);
+  bool first_backend = true;
+  for (size_t i = 0; i < t->backend_count; i++) {
+    const struct tally_backend *b = &t->backends[i];
+    if (!backend_used(b))
+      continue;
+    fprintf(out, "%s\n    {\"name\": ", first_backend ? "" : ",");
+    first_backend = false;
+    json_string(out, b->desc->name);
+    fprintf(out, ", \"hostnames\": %zu, \"processes\": %zu, \"threads\": %zu,\n",
+            b->hosts.len, b->processes.len, b->threads.len);
+    fputs("     \"host\": [", out);
+    uint32_t *order = calloc(b->function_count + 1, sizeof *order);
+    bool first = true;
+    if (order) {
+      tally_sorted_host(b, order);
+      for (uint32_t k = 0; k < b->function_count; k++) {
+        const struct tally_stat *s = &b->host[order[k]];
+        if (!s->calls)
+          continue;
+        fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
+        first = false;
+        json_string(out, b->desc->functions[order[k]].name);
+        fputs(", ", out);
+        json_stat(out, s);
+        fputc('}', out);
+      }
+    }
+    free(order);
+    fputs("],\n     \"device\": [", out);
+    size_t *dorder = calloc(b->device_count + 1, sizeof *dorder);
+    size_t n = 0;
+    first = true;
+    if (dorder) {
+      tally_sorted_device(b, -1, dorder, &n);
+      for (size_t k = 0; k < n; k++) {
+        const struct tally_device *d = &b->device[dorder[k]];
+        fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
+        first = false;
+        json_string(out, d->name);
+        fprintf(out, ", \"kind\": \"%s\", ",
+                d->kind == 0 ? "kernel" : d->kind == 1 ? "transfer" : "other");
+        json_stat(out, &d->time);
+        fputc('}', out);
+      }
+      fputs("],\n     \"traffic\": [", out);
+      tally_sorted_device(b, 1, dorder, &n);
+      first = true;
+      for (size_t k = 0; k < n; k++) {
+        const struct tally_device *d = &b->device[dorder[k]];
+        fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
+        first = false;
+        json_string(out, d->name);
+        fprintf(out,
+                ", \"calls\": %llu, \"bytes\": %llu, \"min_bytes\": %llu, \"max_bytes\": %llu, "
+                "\"time_ns\": %llu, \"bytes_per_second\": %.6g}",
+                (unsigned long long)d->time.calls, (unsigned long long)d->bytes,
+                (unsigned long long)d->min_bytes, (unsigned long long)d->max_bytes,
+                (unsigned long long)d->time.total,
+                d->time.total ? (double)d->bytes * 1e9 / (double)d->time.total : 0.0);
+      }
+    } else {
+      fputs("],\n     \"traffic\": [", out);
+    }
+    free(dorder);
+    fputs("]}", out);
+  }
+  fputs("\n  ]\n}\n", out);
+}

@@ -1,0 +1,262 @@
+/* trace_text: see trace_text.h. */
+#include "trace_text.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tracer_backend_desc.h"
+
+enum { MAX_ELEMENTS_SHOWN = 32, MAX_FIELDS = 256 };
+
+static const char *value_name(const struct tracer_names *names, int64_t value) {
+  uint32_t lo = 0, hi = names->count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (names->values[mid].value < value)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < names->count && names->values[lo].value == value ? names->values[lo].name : NULL;
+}
+
+static void print_int(FILE *out, const struct ctf_value *v, const struct tracer_names *names) {
+  int64_t as_signed = v->kind == CTF_VALUE_SIGNED ? v->u.s : (int64_t)v->u.u;
+  const char *name = names ? value_name(names, as_signed) : NULL;
+  if (name) {
+    fputs(name, out);
+    return;
+  }
+  if (v->type && v->type->kind == CTF_TYPE_ENUM) {
+    const char *labels[4];
+    size_t n = ctf_enum_labels(v->type, v, labels, 4);
+    if (n) {
+      fputs(labels[0], out);
+      return;
+    }
+  }
+  const struct ctf_type *t = v->type && v->type->kind == CTF_TYPE_ENUM
+                                 ? v->type->u.enumeration.container
+                                 : v->type;
+  if (t && t->kind == CTF_TYPE_INTEGER && t->u.integer.base == 16)
+    fprintf(out, "0x%" PRIx64, v->u.u);
+  else if (v->kind == CTF_VALUE_SIGNED)
+    fprintf(out, "%" PRId64, v->u.s);
+  else
+    fprintf(out, "%" PRIu64, v->u.u);
+}
+
+static void print_string(FILE *out, const char *s, size_t len) {
+  fputc('"', out);
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\')
+      fprintf(out, "\\%c", c);
+    else if (c == '\n')
+      fputs("\\n", out);
+    else if (c < 0x20 || c == 0x7f)
+      fprintf(out, "\\x%02x", c);
+    else
+      fputc(c, out);
+  }
+  fputc('"', out);
+}
+
+static uint64_t read_le(const uint8_t *p, uint32_t size) {
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < size; i++)
+    v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+/* One struct, member by member, from its bytes (x86-64: little-endian). */
+static void print_record(FILE *out, const struct tracer_record *r, const uint8_t *bytes) {
+  fputs("{ ", out);
+  for (uint32_t i = 0; i < r->count; i++) {
+    const struct tracer_record_member *m = &r->members[i];
+    fprintf(out, "%s%s: ", i ? ", " : "", m->name);
+    uint64_t raw;
+    if (m->bit_width >= 0) {
+      raw = 0;
+      for (int32_t b = 0; b < m->bit_width; b++) {
+        int32_t bit = m->bit_offset + b;
+        raw |= (uint64_t)((bytes[bit / 8] >> (bit % 8)) & 1) << b;
+      }
+    } else {
+      raw = read_le(bytes + m->offset, m->size);
+    }
+    struct ctf_value v = {.kind = CTF_VALUE_UNSIGNED};
+    v.u.u = raw;
+    switch (m->kind) {
+    case TRACER_MEMBER_SIGNED: {
+      uint32_t bits = m->bit_width >= 0 ? (uint32_t)m->bit_width : m->size * 8;
+      if (bits < 64 && (raw >> (bits - 1)) & 1)
+        raw |= ~0ull << bits;
+      v.kind = CTF_VALUE_SIGNED;
+      v.u.s = (int64_t)raw;
+      print_int(out, &v, m->names);
+      break;
+    }
+    case TRACER_MEMBER_UNSIGNED: print_int(out, &v, m->names); break;
+    case TRACER_MEMBER_FLOAT:
+      if (m->size == 4) {
+        float f;
+        uint32_t u = (uint32_t)raw;
+        memcpy(&f, &u, sizeof f);
+        fprintf(out, "%g", (double)f);
+      } else {
+        double d;
+        memcpy(&d, &raw, sizeof d);
+        fprintf(out, "%g", d);
+      }
+      break;
+    case TRACER_MEMBER_POINTER: fprintf(out, "0x%" PRIx64, raw); break;
+    }
+  }
+  fputs(" }", out);
+}
+
+static void print_value(FILE *out, const char *field, const struct ctf_value *v,
+                        const struct tracer_field_format *format);
+
+static void print_array(FILE *out, const char *field, const struct ctf_value *v,
+                        const struct tracer_field_format *format) {
+  size_t len = strlen(field);
+  bool single = len > 4 && strcmp(field + len - 4, "_val") == 0;
+  if (single && v->u.array.count == 0) {
+    fputs("NULL", out);
+    return;
+  }
+  if (format && format->record && v->u.array.stride == 8 && v->u.array.bit == 0) {
+    /* The bytes of one or more structs. */
+    uint64_t size = format->record->size;
+    uint64_t n = size ? v->u.array.count / size : 0;
+    if (n > 1)
+      fputs("[ ", out);
+    for (uint64_t i = 0; i < n && i < MAX_ELEMENTS_SHOWN; i++) {
+      if (i)
+        fputs(", ", out);
+      print_record(out, format->record, v->u.array.data + i * size);
+    }
+    if (n > 1)
+      fputs(n > MAX_ELEMENTS_SHOWN ? ", ... ]" : " ]", out);
+    if (n)
+      return;
+  }
+  if (ctf_value_is_text(v)) {
+    const char *chars;
+    size_t n;
+    ctf_value_text(v, &chars, &n);
+    print_string(out, chars, n);
+    return;
+  }
+  if (!single)
+    fputs("[ ", out);
+  for (uint64_t i = 0; i < v->u.array.count && i < MAX_ELEMENTS_SHOWN; i++) {
+    struct ctf_value e;
+    if (ctf_value_element(v, i, &e) != CTF_OK)
+      break;
+    if (i)
+      fputs(", ", out);
+    print_value(out, field, &e, format);
+  }
+  if (!single)
+    fputs(v->u.array.count > MAX_ELEMENTS_SHOWN ? ", ... ]" : " ]", out);
+}
+
+static void print_value(FILE *out, const char *field, const struct ctf_value *v,
+                        const struct tracer_field_format *format) {
+  switch (v->kind) {
+  case CTF_VALUE_SIGNED:
+  case CTF_VALUE_UNSIGNED: print_int(out, v, format ? format->names : NULL); break;
+  case CTF_VALUE_FLOAT: fprintf(out, "%g", v->u.f); break;
+  case CTF_VALUE_STRING: print_string(out, v->u.string.chars, v->u.string.length); break;
+  case CTF_VALUE_ARRAY: print_array(out, field, v, format); break;
+  default: fputs("?", out); break;
+  }
+}
+
+static const struct tracer_field_format *format_of(const struct event_info *info,
+                                                   const char *field) {
+  if (!info->desc || info->function < 0)
+    return NULL;
+  const struct tracer_function_desc *f = &info->desc->functions[info->function];
+  for (uint32_t i = 0; i < f->format_count; i++)
+    if (strcmp(f->formats[i].field, field) == 0)
+      return &f->formats[i];
+  return NULL;
+}
+
+/* LTTng writes a sequence's length as a field of its own just before it; babeltrace2
+ * shows both, the tracer only the sequence. */
+static bool is_length_of_next(const struct ctf_event_class *c, size_t i) {
+  if (i + 1 >= c->field_count)
+    return false;
+  const struct ctf_type *next = c->fields[i + 1].type;
+  return next->kind == CTF_TYPE_SEQUENCE && next->u.sequence.length &&
+         strcmp(next->u.sequence.length, c->fields[i].raw_name) == 0;
+}
+
+static void print_event(FILE *out, const struct event_map *map, const struct ctf_event *ev,
+                        struct ctf_value *values) {
+  const struct ctf_event_class *c = ev->event_class;
+  const struct event_info *info = &map->infos[c->index];
+  const struct ctf_clock_class *clock = c->stream_class->clock;
+  int64_t ns = clock ? ctf_clock_to_ns(clock, ev->timestamp) : (int64_t)ev->timestamp;
+  time_t secs = (time_t)(ns / 1000000000);
+  struct tm tm;
+  localtime_r(&secs, &tm);
+  const char *host = ctf_subtrace_env_string(ev->stream->subtrace, "hostname");
+  int64_t vpid = 0, vtid = 0;
+  ctf_event_context_int(ev, map->vpid_key, &vpid);
+  ctf_event_context_int(ev, map->vtid_key, &vtid);
+  fprintf(out, "%02d:%02d:%02d.%09lld - %s - vpid: %lld, vtid: %lld - %s: {", tm.tm_hour,
+          tm.tm_min, tm.tm_sec, (long long)(ns % 1000000000), host ? host : "?",
+          (long long)vpid, (long long)vtid, c->name);
+  if (c->field_count <= MAX_FIELDS &&
+      ctf_event_decode_payload(ev, values, MAX_FIELDS, NULL) == CTF_OK) {
+    bool first = true;
+    for (size_t i = 0; i < c->field_count; i++) {
+      const char *name = c->fields[i].name;
+      /* `start` is the tracer's own bookkeeping: the duration is in the tally. */
+      if (is_length_of_next(c, i) || (info->role != EVENT_OTHER && strcmp(name, "start") == 0))
+        continue;
+      fprintf(out, "%s %s: ", first ? "" : ",", name);
+      first = false;
+      print_value(out, name, &values[i], format_of(info, name));
+    }
+    fputs(first ? "}\n" : " }\n", out);
+  } else {
+    fputs(" (payload not readable) }\n", out);
+  }
+}
+
+int trace_text_print(const struct ctf_trace *trace, const struct event_map *map, FILE *out,
+                     char **error) {
+  struct ctf_merge *merge;
+  struct ctf_error err;
+  *error = NULL;
+  if (ctf_merge_open(trace, NULL, ctf_trace_stream_count(trace), &merge, &err) != CTF_OK) {
+    *error = strdup(err.message);
+    return -1;
+  }
+  struct ctf_value *values = calloc(MAX_FIELDS, sizeof *values);
+  const struct ctf_event *ev;
+  enum ctf_status st;
+  int rc = 0;
+  while (values && (st = ctf_merge_next(merge, &ev, &err)) != CTF_END) {
+    if (st != CTF_OK) {
+      /* One stream failed; the merge goes on with the others. */
+      if (!*error)
+        *error = strdup(err.message);
+      rc = -1;
+      continue;
+    }
+    print_event(out, map, ev, values);
+  }
+  free(values);
+  ctf_merge_close(merge);
+  return rc;
+}

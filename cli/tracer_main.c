@@ -1,0 +1,497 @@
+/* tracer: runs an application under an LTTng session with the backends' interposers
+ * preloaded, then analyses the trace: tallies (default), JSON (-j) or every call (-t).
+ * `tracer -r DIR` analyses a saved trace again. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends.h"
+#include "ctf.h"
+#include "event_map.h"
+#include "launch.h"
+#include "session.h"
+#include "tally.h"
+#include "tally_print.h"
+#include "trace_text.h"
+
+#ifndef TRACER_VERSION
+#define TRACER_VERSION "0.1.0"
+#endif
+#ifndef TRACER_LIB_SUBDIR
+#define TRACER_LIB_SUBDIR "lib/tracer"
+#endif
+
+/* Exit codes of the tracer itself; when it runs an app, it exits with the app's code. */
+enum tracer_exit {
+  TRACER_EXIT_USAGE = 2,    /* bad command line */
+  TRACER_EXIT_SESSION = 3,  /* no LTTng session could be set up */
+  TRACER_EXIT_ANALYSIS = 4, /* the trace could not be read */
+};
+
+enum mode { MODE_MINIMAL, MODE_DEFAULT, MODE_FULL };
+
+struct options {
+  bool text, json, replay, blocking, quiet;
+  enum mode mode;
+  const char *output;       /* -o */
+  const char *trace_output; /* --trace-output */
+  const char *replay_dir;
+  const char *backends;     /* -b */
+  unsigned threads;
+  char **app;               /* argv of the app */
+};
+
+static const char usage[] =
+    "Usage: tracer [options] [--] APP [ARGS...]\n"
+    "       tracer -r [DIR] [options]\n"
+    "\n"
+    "Runs APP with the API calls of every supported backend traced through LTTng, then\n"
+    "prints per backend where the time went: host API calls, device kernels and memory\n"
+    "transfers (bytes and bandwidth). APP's input and output are left alone and its exit\n"
+    "status is returned. The trace is kept for `tracer -r`.\n"
+    "\n"
+    "Options:\n"
+    "  -t, --trace            print every call with decoded arguments instead of tallies\n"
+    "  -j, --json             print the tallies as JSON\n"
+    "  -o, --output FILE      write the analysis to FILE instead of standard output\n"
+    "  -m, --mode MODE        what each event records: minimal (names and times), default\n"
+    "                         (scalar arguments) or full (arrays, strings and structs too)\n"
+    "  -b, --backends LIST    trace only these backends, comma-separated (default: all;\n"
+    "                         built here: %s)\n"
+    "      --trace-output DIR write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
+    "  -r, --replay [DIR]     analyse the trace in DIR (default: the latest) instead of\n"
+    "                         running an app; any output option applies\n"
+    "      --blocking         never discard events: the app waits for the tracer when its\n"
+    "                         buffers are full (default: discard, and report how many)\n"
+    "      --threads N        threads for the analysis (default: one per core)\n"
+    "  -q, --quiet            no messages from the tracer on standard error\n"
+    "  -h, --help             show this help and exit\n"
+    "  -V, --version          show the version and exit\n"
+    "\n"
+    "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
+    "found), or 2 for a bad command line, 3 when no LTTng session could be set up, 4 when\n"
+    "a trace cannot be read. See docs/analysis-output.md for the output.\n";
+
+static void print_usage(FILE *out) {
+  char list[512] = "";
+  for (size_t i = 0; tracer_backends[i]; i++) {
+    strncat(list, i ? "," : "", sizeof list - strlen(list) - 1);
+    strncat(list, tracer_backends[i]->name, sizeof list - strlen(list) - 1);
+  }
+  fprintf(out, usage, list[0] ? list : "none");
+}
+
+static void say(const struct options *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(const struct options *o, const char *fmt, ...) {
+  if (o->quiet)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("tracer: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("tracer: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* The folder of the tracer's own executable, so an installed or built tracer finds its
+ * libraries wherever it is run from. */
+static char *exe_dir(void) {
+  char path[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0)
+    return strdup(".");
+  path[n] = '\0';
+  char *slash = strrchr(path, '/');
+  if (slash)
+    *slash = '\0';
+  return strdup(path);
+}
+
+static char *find_library(const char *backend) {
+  char *dir = exe_dir();
+  const char *subdirs[] = {"../" TRACER_LIB_SUBDIR, "../lib"};
+  char *found = NULL;
+  for (size_t i = 0; i < 2 && !found && dir; i++) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s/libtracer_%s.so", dir, subdirs[i], backend);
+    char resolved[PATH_MAX];
+    if (access(path, R_OK) == 0 && realpath(path, resolved))
+      found = strdup(resolved);
+  }
+  free(dir);
+  return found;
+}
+
+static int mkdir_parents(const char *path, mode_t mode) {
+  char buf[PATH_MAX];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    if (mkdir(buf, mode) != 0 && errno != EEXIST)
+      return -1;
+    *p = '/';
+  }
+  return mkdir(buf, mode) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static char *traces_home(void) {
+  const char *home = getenv("HOME");
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/tracer-traces", home && *home ? home : ".");
+  return strdup(path);
+}
+
+static char *default_trace_dir(const char *app) {
+  char *home = traces_home();
+  const char *base = strrchr(app, '/') ? strrchr(app, '/') + 1 : app;
+  time_t now = time(NULL);
+  struct tm tm;
+  localtime_r(&now, &tm);
+  char stamp[32];
+  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/%s-%s-%ld", home, base, stamp, (long)getpid());
+  free(home);
+  return strdup(path);
+}
+
+/* ~/tracer-traces/latest points at the newest trace, for `tracer -r`. */
+static void mark_latest(const char *trace_dir) {
+  char *home = traces_home();
+  char link[PATH_MAX], tmp[PATH_MAX];
+  snprintf(link, sizeof link, "%s/latest", home);
+  snprintf(tmp, sizeof tmp, "%s/.latest.%ld", home, (long)getpid());
+  if (mkdir_parents(home, 0700) == 0 && symlink(trace_dir, tmp) == 0 && rename(tmp, link) != 0)
+    unlink(tmp);
+  free(home);
+}
+
+static int analyse(const struct options *o, const char *trace_dir, uint64_t session_discarded) {
+  struct ctf_trace *trace;
+  struct ctf_error err;
+  if (ctf_trace_open(trace_dir, &trace, &err) != CTF_OK) {
+    error("Cannot read the trace: %s", err.message);
+    return TRACER_EXIT_ANALYSIS;
+  }
+  struct event_map map;
+  if (event_map_build(trace, &map)) {
+    ctf_trace_close(trace);
+    error("Cannot analyse the trace: out of memory");
+    return TRACER_EXIT_ANALYSIS;
+  }
+  FILE *out = stdout;
+  if (o->output && !(out = fopen(o->output, "w"))) {
+    error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+    event_map_free(&map);
+    ctf_trace_close(trace);
+    return TRACER_EXIT_ANALYSIS;
+  }
+  int rc = 0;
+  if (o->text) {
+    char *msg = NULL;
+    if (trace_text_print(trace, &map, out, &msg)) {
+      error("Part of the trace could not be read; the rest was printed: %s", msg ? msg : "");
+      rc = TRACER_EXIT_ANALYSIS;
+    }
+    free(msg);
+  } else {
+    struct tally tally;
+    bool progress = !o->quiet && isatty(STDERR_FILENO);
+    if (tally_trace(trace, &map, o->threads, progress, &tally)) {
+      error("%s", tally.error ? tally.error : "Cannot analyse the trace");
+      rc = TRACER_EXIT_ANALYSIS;
+    } else {
+      if (session_discarded > tally.discarded)
+        tally.discarded = session_discarded;
+      if (o->json)
+        tally_print_json(&tally, trace_dir, out);
+      else
+        tally_print_text(&tally, out);
+      if (tally.error) {
+        error("Part of the trace could not be read; the tables count what could: %s",
+              tally.error);
+        rc = TRACER_EXIT_ANALYSIS;
+      }
+    }
+    tally_free(&tally);
+  }
+  if (out != stdout && fclose(out) != 0) {
+    error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+    rc = TRACER_EXIT_ANALYSIS;
+  }
+  fflush(stdout);
+  event_map_free(&map);
+  ctf_trace_close(trace);
+  return rc;
+}
+
+/* The event patterns of the chosen mode for each selected backend, NULL-terminated. */
+static char **event_patterns(const struct options *o, char **backends, size_t n) {
+  char **p = calloc(2 * n + 2, sizeof *p);
+  size_t k = 0;
+  for (size_t i = 0; p && i < n; i++) {
+    const char *b = backends[i];
+    char buf[256];
+    switch (o->mode) {
+    case MODE_MINIMAL:
+      snprintf(buf, sizeof buf, "lttng_ust_%s:call", b);
+      p[k++] = strdup(buf);
+      break;
+    case MODE_DEFAULT:
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*_entry", b);
+      p[k++] = strdup(buf);
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*_exit", b);
+      p[k++] = strdup(buf);
+      break;
+    case MODE_FULL:
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*_entry_full", b);
+      p[k++] = strdup(buf);
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*_exit_full", b);
+      p[k++] = strdup(buf);
+      break;
+    }
+  }
+  if (p)
+    p[k++] = strdup("lttng_ust_tracer:*");
+  return p;
+}
+
+static void free_strings(char **v) {
+  for (size_t i = 0; v && v[i]; i++)
+    free(v[i]);
+  free(v);
+}
+
+/* The backends to trace: -b's list, else every one built; each must have its library. */
+static int select_backends(const struct options *o, char ***names, char ***libs, size_t *n) {
+  size_t total = backends_count();
+  *names = calloc(total + 1, sizeof **names);
+  *libs = calloc(total + 1, sizeof **libs);
+  *n = 0;
+  if (!*names || !*libs)
+    return -1;
+  for (size_t i = 0; i < total; i++) {
+    const char *b = tracer_backends[i]->name;
+    if (o->backends) {
+      bool wanted = false;
+      char *copy = strdup(o->backends), *save = NULL;
+      for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        wanted |= strcmp(t, b) == 0;
+      free(copy);
+      if (!wanted)
+        continue;
+    }
+    char *lib = find_library(b);
+    if (!lib) {
+      error("Cannot find the %s interposer (libtracer_%s.so next to the tracer)", b, b);
+      return -1;
+    }
+    (*names)[*n] = strdup(b);
+    (*libs)[(*n)++] = lib;
+  }
+  if (o->backends) {
+    char *copy = strdup(o->backends), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+      if (!backends_find(t)) {
+        error("Unknown backend: %s (built here: run tracer --help)", t);
+        free(copy);
+        return -1;
+      }
+    free(copy);
+  }
+  return 0;
+}
+
+static int run(const struct options *o) {
+  char **names = NULL, **libs = NULL;
+  size_t n = 0;
+  if (select_backends(o, &names, &libs, &n) || n == 0) {
+    if (n == 0 && names)
+      error("No backend to trace");
+    free_strings(names);
+    free_strings(libs);
+    return TRACER_EXIT_USAGE;
+  }
+  char *trace_dir = o->trace_output ? strdup(o->trace_output) : default_trace_dir(o->app[0]);
+  char **patterns = event_patterns(o, names, n);
+  struct session_options so = {
+      .output_dir = trace_dir,
+      .event_patterns = (const char *const *)patterns,
+      .blocking = o->blocking,
+  };
+  struct session *session = NULL;
+  struct session_error serr;
+  int rc = 0;
+  if (!o->trace_output) {
+    char *home = traces_home();
+    mkdir_parents(home, 0700);
+    free(home);
+  }
+  if (session_begin(&so, &session, &serr) != SESSION_OK) {
+    error("%s", serr.message);
+    rc = TRACER_EXIT_SESSION;
+    goto done;
+  }
+  struct launch_request req = {
+      .argv = (const char *const *)o->app,
+      .preload_libraries = (const char *const *)libs,
+      .extra_environment = session_app_environment(session),
+  };
+  struct launch_process *app = NULL;
+  struct launch_error lerr;
+  enum launch_status ls = launch_start(&req, &app, &lerr);
+  if (ls == LAUNCH_OK && session_track_process(session, launch_pid(app), &serr) != SESSION_OK) {
+    error("%s", serr.message);
+    launch_free(app);
+    app = NULL;
+    ls = LAUNCH_ERR_SYSTEM;
+    snprintf(lerr.message, sizeof lerr.message, "Cannot trace the app: session refused it");
+  }
+  if (ls == LAUNCH_OK)
+    ls = launch_release(app, &lerr);
+  int status = 0;
+  if (ls == LAUNCH_OK)
+    ls = launch_wait(app, &status, &lerr);
+  struct session_end_report report = {0};
+  if (session_end(session, &report, &serr) != SESSION_OK)
+    error("%s", serr.message);
+  if (ls != LAUNCH_OK) {
+    error("%s", lerr.message);
+    rc = launch_status_exit_code(ls);
+    launch_free(app);
+    goto done;
+  }
+  rc = launch_exit_code(status);
+  if (rc != 0 || !WIFEXITED(status)) {
+    char what[128];
+    say(o, "the app %s", launch_describe_status(status, what, sizeof what));
+  }
+  launch_free(app);
+  if (report.lost_packets)
+    say(o, "%llu packets were lost by the consumer", (unsigned long long)report.lost_packets);
+  mark_latest(trace_dir);
+  say(o, "trace saved in %s", trace_dir);
+  int arc = analyse(o, trace_dir, report.discarded_events);
+  if (arc && rc == 0)
+    rc = arc;
+done:
+  if (session)
+    session_free(session);
+  free_strings(patterns);
+  free_strings(names);
+  free_strings(libs);
+  free(trace_dir);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  enum { OPT_TRACE_OUTPUT = 256, OPT_BLOCKING, OPT_THREADS };
+  static const struct option longopts[] = {
+      {"trace", no_argument, NULL, 't'},
+      {"json", no_argument, NULL, 'j'},
+      {"output", required_argument, NULL, 'o'},
+      {"mode", required_argument, NULL, 'm'},
+      {"backends", required_argument, NULL, 'b'},
+      {"trace-output", required_argument, NULL, OPT_TRACE_OUTPUT},
+      {"replay", optional_argument, NULL, 'r'},
+      {"blocking", no_argument, NULL, OPT_BLOCKING},
+      {"threads", required_argument, NULL, OPT_THREADS},
+      {"quiet", no_argument, NULL, 'q'},
+      {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, 'V'},
+      {NULL, 0, NULL, 0}};
+  struct options o = {.mode = MODE_DEFAULT};
+  int c;
+  /* '+': options end at the app's name, so the app's own options stay its own. */
+  while ((c = getopt_long(argc, argv, "+tjo:m:b:r::qhV", longopts, NULL)) != -1) {
+    switch (c) {
+    case 't': o.text = true; break;
+    case 'j': o.json = true; break;
+    case 'o': o.output = optarg; break;
+    case 'm':
+      if (strcmp(optarg, "minimal") == 0)
+        o.mode = MODE_MINIMAL;
+      else if (strcmp(optarg, "default") == 0)
+        o.mode = MODE_DEFAULT;
+      else if (strcmp(optarg, "full") == 0)
+        o.mode = MODE_FULL;
+      else {
+        error("Unknown mode: %s (use minimal, default or full)", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      break;
+    case 'b': o.backends = optarg; break;
+    case OPT_TRACE_OUTPUT: o.trace_output = optarg; break;
+    case 'r':
+      o.replay = true;
+      if (optarg)
+        o.replay_dir = optarg;
+      else if (optind < argc && argv[optind][0] != '-')
+        o.replay_dir = argv[optind++];
+      break;
+    case OPT_BLOCKING: o.blocking = true; break;
+    case OPT_THREADS: o.threads = (unsigned)strtoul(optarg, NULL, 10); break;
+    case 'q': o.quiet = true; break;
+    case 'h': print_usage(stdout); return 0;
+    case 'V': printf("tracer %s\n", TRACER_VERSION); return 0;
+    default:
+      fputs("Try 'tracer --help' for more information.\n", stderr);
+      return TRACER_EXIT_USAGE;
+    }
+  }
+  if (o.text && o.json) {
+    error("-t and -j cannot be used together");
+    return TRACER_EXIT_USAGE;
+  }
+  if (o.replay) {
+    if (optind < argc) {
+      error("-r analyses a saved trace and runs no app; got: %s", argv[optind]);
+      return TRACER_EXIT_USAGE;
+    }
+    char *latest = NULL;
+    if (!o.replay_dir) {
+      char *home = traces_home();
+      char link[PATH_MAX];
+      snprintf(link, sizeof link, "%s/latest", home);
+      free(home);
+      latest = realpath(link, NULL);
+      if (!latest) {
+        error("No trace to replay: give a folder (tracer -r DIR)");
+        return TRACER_EXIT_USAGE;
+      }
+      o.replay_dir = latest;
+    }
+    int rc = analyse(&o, o.replay_dir, 0);
+    free(latest);
+    return rc;
+  }
+  if (optind >= argc) {
+    error("Missing the app to run");
+    fputs("Try 'tracer --help' for more information.\n", stderr);
+    return TRACER_EXIT_USAGE;
+  }
+  o.app = argv + optind;
+  return run(&o);
+}

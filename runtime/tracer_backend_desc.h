@@ -1,0 +1,83 @@
+/* tracer_backend_desc: what the analyses know about a backend's events, generated from
+ * its model (generated/<backend>/<backend>_events.c, templates/events.c.tmpl).
+ *
+ * It says which function each event belongs to, where a call's status is and which value
+ * means success, and how to show fields: enum and status values by name, the bytes of a
+ * struct member by member. Everything is static, read-only data.
+ */
+#ifndef TRACER_BACKEND_DESC_H
+#define TRACER_BACKEND_DESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Names of values, sorted by value, one name per value (the first the header gives). */
+struct tracer_value_name {
+  int64_t value;
+  const char *name;
+};
+
+struct tracer_names {
+  const char *type;  /* the C type they name */
+  const struct tracer_value_name *values;
+  uint32_t count;
+};
+
+enum tracer_member_kind {
+  TRACER_MEMBER_SIGNED,
+  TRACER_MEMBER_UNSIGNED,
+  TRACER_MEMBER_FLOAT,
+  TRACER_MEMBER_POINTER,
+};
+
+/* A scalar member of a struct, at its place in the struct's bytes. Members of nested
+ * anonymous structs and unions are listed by their own names, those of named nested
+ * ones as "outer.inner". */
+struct tracer_record_member {
+  const char *name;
+  uint32_t offset;             /* bytes from the start of the struct */
+  uint32_t size;               /* bytes */
+  int32_t bit_offset;          /* bit-fields: bits from the start of the struct; else -1 */
+  int32_t bit_width;           /* bit-fields: width; else -1 */
+  enum tracer_member_kind kind;
+  const struct tracer_names *names; /* enums: names of their values; else NULL */
+};
+
+struct tracer_record {
+  const char *name;
+  uint32_t size;
+  const struct tracer_record_member *members;
+  uint32_t count;
+};
+
+/* How to show one payload field of a function's events. */
+struct tracer_field_format {
+  const char *field;
+  const struct tracer_names *names;   /* show the value(s) by name; may be NULL */
+  const struct tracer_record *record; /* the field holds the bytes of this struct; may be NULL */
+};
+
+enum tracer_status_source {
+  TRACER_STATUS_NONE,   /* the call has no status */
+  TRACER_STATUS_RESULT, /* the exit event's `result` field */
+  TRACER_STATUS_FIELD,  /* the exit event's `status` field */
+};
+
+struct tracer_function_desc {
+  const char *name;
+  enum tracer_status_source status;
+  const struct tracer_field_format *formats;
+  uint32_t format_count;
+};
+
+struct tracer_backend_desc {
+  const char *name;     /* "opencl" */
+  const char *label;    /* "OPENCL", as in BACKEND_OPENCL */
+  const char *provider; /* "lttng_ust_opencl" */
+  const struct tracer_function_desc *functions; /* in model order: the `call` event's index */
+  uint32_t function_count;
+  int64_t success;      /* the status value of a successful call */
+  const struct tracer_names *status_names; /* may be NULL */
+};
+
+#endif

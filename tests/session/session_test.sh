@@ -1,0 +1,330 @@
+#!/bin/sh
+# End-to-end tests of cli/session and cli/launch with a real LTTng session daemon, a
+# real lttng-ust app and babeltrace2 as the reference reader.
+#
+#   session_test.sh SCENARIO DRIVER APP PTY INTERPOSER_LIB USER_PRELOAD_LIB
+#
+# SCENARIO is one of: basic exit_status not_runnable output_refused concurrent
+# private_daemon signals terminal_sigint loss shared_scope. Exit 0 on success, 77 (SKIP)
+# when LTTng or babeltrace2 is missing or the scenario cannot run as this user.
+set -u
+
+scenario=$1 driver=$2 app=$3 pty=$4 interposer=$5 user_lib=$6
+SKIP=77
+
+for tool in lttng-sessiond lttng babeltrace2; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "SKIP: $tool is not installed"
+    exit $SKIP
+  fi
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/session-test.XXXXXX") || exit 1
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+check_eq() { # what expected actual
+  if [ "$2" = "$3" ]; then echo "ok: $1 = $3"; else fail "$1: expected '$2', got '$3'"; fi
+}
+check_contains() { # what file text
+  if grep -qF -- "$3" "$2"; then echo "ok: $1"; else
+    fail "$1: '$3' not in $2:"
+    sed 's/^/    /' "$2"
+  fi
+}
+info() { # file key
+  sed -n "s/^$2=//p" "$1"
+}
+# Counts events of one tag (the exact tag: "A" does not count "A-child").
+count_tag() { # trace tag
+  babeltrace2 "$1" 2>"$work/bt.err" | grep -c "session_test:tick: .* tag = \"$2\" }"
+}
+count_all() {
+  babeltrace2 "$1" 2>"$work/bt.err" | grep -c 'session_test:tick:'
+}
+# The driver is built with the sanitizers in the sanitizer run; the user's LD_PRELOAD
+# library is not, which ASan would otherwise refuse.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+run_driver() {
+  "$driver" -p "$interposer" "$@"
+}
+session_listed() { # name: is it still known to the reachable daemon?
+  lttng list 2>/dev/null | grep -qF "$1"
+}
+
+case "$scenario" in
+
+basic)
+  # Untraced reference run, then the same through the tracer, with a user LD_PRELOAD.
+  printf 'line one\nline two\n' | LD_PRELOAD="$user_lib" "$app" --events 50 --tag basic \
+    --echo-stdin >"$work/plain.out" 2>"$work/plain.err"
+  check_eq "untraced exit" 0 $?
+  printf 'line one\nline two\n' | LD_PRELOAD="$user_lib" run_driver -o "$work/trace" \
+    --info "$work/info" -- "$app" --events 50 --tag basic --echo-stdin \
+    --report "$work/report" >"$work/traced.out" 2>"$work/traced.err"
+  check_eq "traced exit" 0 $?
+  if cmp -s "$work/plain.out" "$work/traced.out"; then echo "ok: stdout untouched"; else
+    fail "stdout differs from the untraced run"; diff "$work/plain.out" "$work/traced.out"
+  fi
+  if cmp -s "$work/plain.err" "$work/traced.err"; then echo "ok: stderr untouched"; else
+    fail "stderr differs from the untraced run"; diff "$work/plain.err" "$work/traced.err"
+  fi
+  check_eq "trace folder mode" 700 "$(stat -c %a "$work/trace")"
+  check_eq "events recorded" 50 "$(count_tag "$work/trace" basic)"
+  # seq 0 is emitted first thing in main: recorded only if the app registered before.
+  check_eq "first event recorded" 1 \
+    "$(babeltrace2 "$work/trace" | grep -c 'seq = 0, tag = "basic" }')"
+  check_eq "vpid and vtid contexts" 50 \
+    "$(babeltrace2 "$work/trace" | grep -c '{ vpid = [0-9]*, vtid = [0-9]* }')"
+  check_eq "discarded events" 0 "$(info "$work/info" discarded)"
+  check_eq "lost packets" 0 "$(info "$work/info" lost_packets)"
+  check_eq "counts valid" 1 "$(info "$work/info" counts_valid)"
+  check_eq "app description" "exited with status 0" "$(info "$work/info" app)"
+  check_eq "LD_PRELOAD the app got" "$(info "$work/info" preload)" \
+    "$(info "$work/report" LD_PRELOAD)"
+  case "$(info "$work/report" LD_PRELOAD)" in
+  "$interposer:"*liblttng-ust-fork.so*":$user_lib") echo "ok: interposer, fork, user" ;;
+  *) fail "LD_PRELOAD is not interposer:liblttng-ust-fork:user" ;;
+  esac
+  check_eq "interposer loaded" 1 "$(info "$work/report" interposer_loaded)"
+  check_eq "user preload kept" 1 "$(info "$work/report" user_preload_loaded)"
+  check_eq "fork wrapped by liblttng-ust-fork" 1 "$(info "$work/report" fork_wrapped)"
+  check_eq "register timeout" 10000 "$(info "$work/report" LTTNG_UST_REGISTER_TIMEOUT)"
+  check_eq "blocking not allowed" "(unset)" "$(info "$work/report" LTTNG_UST_ALLOW_BLOCKING)"
+  name=$(info "$work/info" session)
+  case "$name" in tracer-*-*-*) echo "ok: session name $name" ;;
+  *) fail "session name '$name' is not tracer-HOST-PID-RANDOM" ;; esac
+  if [ "$(info "$work/info" daemon_started)" = 0 ]; then
+    if session_listed "$name"; then fail "session $name still listed"; else
+      echo "ok: session $name destroyed"
+    fi
+  fi
+  # A user who set the register timeout keeps it.
+  LTTNG_UST_REGISTER_TIMEOUT=1234 run_driver -o "$work/trace2" -- "$app" --events 1 \
+    --report "$work/report2" >/dev/null 2>&1
+  check_eq "user register timeout kept" 1234 \
+    "$(info "$work/report2" LTTNG_UST_REGISTER_TIMEOUT)"
+  ;;
+
+exit_status)
+  run_driver -o "$work/t3" --info "$work/info3" -- "$app" --events 5 --exit 3 \
+    >/dev/null 2>&1
+  check_eq "exit status 3 passed on" 3 $?
+  check_eq "description" "exited with status 3" "$(info "$work/info3" app)"
+  check_eq "events of the app that exited 3" 5 "$(count_tag "$work/t3" app)"
+  run_driver -o "$work/t9" --info "$work/info9" -- "$app" --events 7 --kill 9 \
+    >/dev/null 2>&1
+  check_eq "SIGKILL gives 128+9" 137 $?
+  check_eq "description" "killed by signal 9 (SIGKILL)" "$(info "$work/info9" app)"
+  # Per-UID buffers outlive the app: its events are flushed although it was killed.
+  check_eq "events of the killed app" 7 "$(count_tag "$work/t9" app)"
+  check_eq "session ended cleanly after the kill" 0 "$(info "$work/info9" discarded)"
+  run_driver -o "$work/t15" --info "$work/info15" -- "$app" --events 1 --kill 15 \
+    >/dev/null 2>&1
+  check_eq "SIGTERM gives 128+15" 143 $?
+  check_eq "description" "killed by signal 15 (SIGTERM)" "$(info "$work/info15" app)"
+  ;;
+
+not_runnable)
+  run_driver -o "$work/t1" --info "$work/info1" -- no-such-command-for-session-test \
+    >"$work/out1" 2>"$work/err1"
+  check_eq "command not found gives 127" 127 $?
+  check_contains "not found message" "$work/err1" \
+    "Cannot run app: command=no-such-command-for-session-test, not found in PATH"
+  printf '#!/bin/sh\necho never\n' >"$work/not-executable"
+  chmod 644 "$work/not-executable"
+  run_driver -o "$work/t2" -- "$work/not-executable" >"$work/out2" 2>"$work/err2"
+  # Even root may not execute a file without any execute bit.
+  check_eq "not executable gives 126" 126 $?
+  check_contains "not executable message" "$work/err2" "Cannot run app: command=$work/not-executable, Permission denied"
+  run_driver -o "$work/t3" -- "$work" >"$work/out3" 2>"$work/err3"
+  check_eq "a folder gives 126" 126 $?
+  # A script without #! runs through /bin/sh, as in a shell.
+  printf 'echo from-script "$@"\n' >"$work/script"
+  chmod 755 "$work/script"
+  run_driver -o "$work/t4" -- "$work/script" a b >"$work/out4" 2>"$work/err4"
+  check_eq "script without #! runs" 0 $?
+  check_eq "script output" "from-script a b" "$(cat "$work/out4")"
+  name=$(info "$work/info1" session)
+  if [ "$(info "$work/info1" daemon_started)" = 0 ] && session_listed "$name"; then
+    fail "session $name still listed after a command that could not run"
+  fi
+  ;;
+
+output_refused)
+  mkdir "$work/full"
+  echo keep >"$work/full/old-trace"
+  run_driver -o "$work/full" -- "$app" --events 3 >"$work/out" 2>"$work/err"
+  check_eq "non-empty output folder refused" 70 $?
+  check_contains "refusal message" "$work/err" "Cannot use output folder: path=$work/full, it is not empty"
+  check_eq "existing content untouched" "old-trace" "$(ls "$work/full")"
+  check_eq "app did not run" "" "$(cat "$work/out")"
+  echo file >"$work/plain-file"
+  run_driver -o "$work/plain-file" -- "$app" >"$work/out" 2>"$work/err"
+  check_eq "a file as output refused" 70 $?
+  check_contains "file message" "$work/err" "it exists and is not a folder"
+  # An existing empty folder is fine, and missing parents are made.
+  mkdir "$work/empty"
+  run_driver -o "$work/empty" -- "$app" --events 2 >/dev/null 2>&1
+  check_eq "empty existing folder accepted" 0 $?
+  check_eq "events in the existing folder" 2 "$(count_tag "$work/empty" app)"
+  run_driver -o "$work/a/b/c" -- "$app" --events 2 >/dev/null 2>&1
+  check_eq "missing parents made" 2 "$(count_tag "$work/a/b/c" app)"
+  ;;
+
+concurrent)
+  # Same events enabled by two sessions at once: each must record its own app only.
+  run_driver -o "$work/ta" --info "$work/infoa" -- "$app" --events 300 --tag A \
+    --pause-us 2000 >/dev/null 2>&1 &
+  pid_a=$!
+  run_driver -o "$work/tb" --info "$work/infob" -- "$app" --events 200 --tag B \
+    --pause-us 3000 >/dev/null 2>&1 &
+  pid_b=$!
+  wait $pid_a
+  check_eq "run A exit" 0 $?
+  wait $pid_b
+  check_eq "run B exit" 0 $?
+  check_eq "A's events in A" 300 "$(count_tag "$work/ta" A)"
+  check_eq "B's events in B" 200 "$(count_tag "$work/tb" B)"
+  check_eq "B's events in A" 0 "$(count_tag "$work/ta" B)"
+  check_eq "A's events in B" 0 "$(count_tag "$work/tb" A)"
+  check_eq "all events in A" 300 "$(count_all "$work/ta")"
+  check_eq "all events in B" 200 "$(count_all "$work/tb")"
+  ;;
+
+private_daemon)
+  # A normal user with no daemon: the job starts a private one and stops it.
+  if [ "$(id -u)" = 0 ]; then
+    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    chown 65534:65534 "$work"
+  else
+    as_user=""
+    if lttng list >/dev/null 2>&1; then
+      echo "SKIP: a session daemon of this user already runs"
+      exit $SKIP
+    fi
+  fi
+  $as_user env HOME=/nonexistent TMPDIR=/tmp ASAN_OPTIONS="$ASAN_OPTIONS" "$driver" -p "$interposer" \
+    -o "$work/trace" --info "$work/info" -- "$app" --events 40 --tag P --fork \
+    --report "$work/report" >/dev/null 2>"$work/err"
+  check_eq "exit" 0 $?
+  home=$(info "$work/info" lttng_home)
+  check_eq "daemon started" 1 "$(info "$work/info" daemon_started)"
+  check_eq "daemon stopped" 1 "$(info "$work/info" daemon_stopped)"
+  check_eq "app got the daemon's LTTNG_HOME" "$home" "$(info "$work/report" LTTNG_HOME)"
+  case "$home" in /tmp/tracer-lttng-*)
+    echo "ok: private home $home" ;; *) fail "private home '$home'" ;; esac
+  if [ -e "$home" ]; then fail "private home $home still exists"; else
+    echo "ok: private home removed"
+  fi
+  if ps -eo args | grep -v grep | grep -qF "$home"; then
+    fail "a daemon of $home still runs:"; ps -eo pid,args | grep -F "$home"
+  else
+    echo "ok: no daemon left"
+  fi
+  check_eq "records every process on a private daemon" 0 "$(info "$work/info" tracked_only)"
+  check_eq "app events" 40 "$(count_tag "$work/trace" P)"
+  check_eq "forked child's events (liblttng-ust-fork)" 40 "$(count_tag "$work/trace" P-child)"
+  check_eq "trace owned by the user" "$(id -u nobody 2>/dev/null || echo 65534)" \
+    "$(stat -c %u "$work/trace")"
+  [ -n "$as_user" ] || check_eq "tracer's LTTNG_HOME restored" "" "${LTTNG_HOME:-}"
+  ;;
+
+signals)
+  # Started directly (not through a shell function) so that $! is the tracer itself.
+  # As an asynchronous command of a script it starts with SIGINT ignored, and so does
+  # the app, which installs its own handler: it must still get SIGINT sent to the tracer.
+  "$driver" -p "$interposer" -o "$work/trace" -- "$app" --events 1 \
+    --wait-signals "$work/counts" >/dev/null 2>&1 &
+  tracer=$!
+  i=0
+  while [ ! -e "$work/counts.ready" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+  kill -USR1 $tracer
+  sleep 0.2
+  kill -INT $tracer
+  sleep 0.2
+  kill -TERM $tracer
+  wait $tracer
+  check_eq "tracer exit after SIGTERM was handled by the app" 0 $?
+  check_eq "signals the app got, once each" "SIGINT=1 SIGUSR1=1 SIGTERM=1" \
+    "$(cat "$work/counts")"
+  # An app that does not handle SIGTERM dies of it, and the tracer says so.
+  "$driver" -p "$interposer" -o "$work/trace2" --info "$work/info2" -- sleep 30 \
+    >/dev/null 2>&1 &
+  tracer=$!
+  sleep 0.5
+  kill -TERM $tracer
+  wait $tracer
+  check_eq "forwarded SIGTERM kills the app" 143 $?
+  check_eq "description" "killed by signal 15 (SIGTERM)" "$(info "$work/info2" app)"
+  ;;
+
+terminal_sigint)
+  # Ctrl-C at a terminal signals the whole foreground group; the app gets it once.
+  "$pty" "$work/counts.ready" -- "$driver" -p "$interposer" -o "$work/trace" -- "$app" \
+    --events 1 --wait-signals "$work/counts" >"$work/terminal" 2>&1
+  check_eq "exit" 0 $?
+  check_eq "Ctrl-C reached the app once" "SIGINT=1 SIGUSR1=0 SIGTERM=1" \
+    "$(cat "$work/counts" 2>/dev/null)"
+  ;;
+
+loss)
+  # Tiny buffers and a burst: the daemon's discarded count must be exact.
+  run_driver -o "$work/lossy" --info "$work/info" --subbuf-size 4096 --subbuf-count 2 \
+    -- "$app" --events 200000 --tag L >/dev/null 2>&1
+  check_eq "exit" 0 $?
+  recorded=$(count_tag "$work/lossy" L)
+  discarded=$(info "$work/info" discarded)
+  if [ "$discarded" -gt 0 ]; then echo "ok: $discarded events discarded"; else
+    fail "no discarded events reported with 4 KiB buffers ($recorded recorded)"
+  fi
+  check_eq "recorded + discarded" 200000 $((recorded + discarded))
+  # The blocking channel trades speed for completeness. Each stall on a full buffer
+  # costs tens of ms (measured: 20000 events through 2 x 4 KiB took 5.8 s), so the
+  # buffers here are small enough to fill (non-blocking, 64 KiB x 4 lost ~10% of this
+  # burst) but not tiny.
+  run_driver -o "$work/blocking" --info "$work/infob" --blocking --subbuf-size 65536 \
+    --subbuf-count 4 -- "$app" --events 200000 --tag L --report "$work/report" \
+    >/dev/null 2>&1
+  check_eq "exit" 0 $?
+  check_eq "app allowed to block" 1 "$(info "$work/report" LTTNG_UST_ALLOW_BLOCKING)"
+  check_eq "blocking: nothing discarded" 0 "$(info "$work/infob" discarded)"
+  check_eq "blocking: every event recorded" 200000 "$(count_tag "$work/blocking" L)"
+  ;;
+
+shared_scope)
+  # On a daemon shared with other sessions only the app's own pid is recorded: its
+  # forked children are not (the documented price of isolation). --scope all records
+  # them, like a private daemon does.
+  if [ "$(id -u)" != 0 ] && ! lttng list >/dev/null 2>&1; then
+    echo "SKIP: no shared session daemon for this user"
+    exit $SKIP
+  fi
+  run_driver -o "$work/t1" --info "$work/info1" -- "$app" --events 20 --tag S --fork \
+    >/dev/null 2>&1
+  check_eq "exit" 0 $?
+  check_eq "tracked only" 1 "$(info "$work/info1" tracked_only)"
+  check_eq "app events" 20 "$(count_tag "$work/t1" S)"
+  check_eq "child events (not tracked)" 0 "$(count_tag "$work/t1" S-child)"
+  run_driver -o "$work/t2" --info "$work/info2" --scope all -- "$app" --events 20 \
+    --tag S --fork >/dev/null 2>&1
+  check_eq "exit" 0 $?
+  check_eq "scope all: child events" 20 "$(count_tag "$work/t2" S-child)"
+  ;;
+
+*)
+  echo "unknown scenario $scenario"
+  exit 2
+  ;;
+esac
+
+if [ $failures -ne 0 ]; then
+  echo "$failures check(s) failed in $scenario"
+  exit 1
+fi
+echo "PASS: $scenario"
