@@ -13,7 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { PACKET_MAGIC = 0xc1fc1fc1 };
+enum {
+  PACKET_MAGIC = 0xc1fc1fc1,
+  RELEASE_CHUNK = 8 << 20,   /* bytes read before pages are handed back to the kernel */
+};
 
 /* Where the well-known fields sit in a scope, -1 when absent. */
 struct header_slots {
@@ -25,6 +28,7 @@ struct ctf_cursor {
   const struct ctf_subtrace_private *subtrace;
   const uint8_t *map;            /* NULL for an empty file */
   uint64_t file_size;
+  uint64_t released;             /* bytes before this were handed back (see release) */
 
   /* The packet being read. */
   bool in_packet;
@@ -159,6 +163,21 @@ const struct ctf_packet *ctf_cursor_packet(const struct ctf_cursor *cursor) {
 
 uint64_t ctf_cursor_events_discarded(const struct ctf_cursor *cursor) {
   return cursor->discarded_total;
+}
+
+/* Pages already read count in the process's resident size until unmapped, so a long
+ * trace would look as big in memory as on disk. Telling the kernel they are not needed
+ * drops them from this process only: the mapping is private and never written, so a
+ * later access (a string value kept by the caller) reads the file again. */
+static void release(struct ctf_cursor *cursor) {
+  static long page_size;
+  if (!page_size)
+    page_size = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+  uint64_t until = cursor->packet_offset / (uint64_t)page_size * (uint64_t)page_size;
+  if (until < cursor->released + RELEASE_CHUNK)
+    return;
+  madvise((void *)(cursor->map + cursor->released), until - cursor->released, MADV_DONTNEED);
+  cursor->released = until;
 }
 
 /* Records the first error: later calls return it again. */
@@ -329,6 +348,7 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
     cursor->in_packet = false;
     cursor->packet_offset += cursor->packet.size / 8;
     cursor->packet_index++;
+    release(cursor);
   }
 
   const struct ctf_stream_class_private *sc = cursor->stream_class;

@@ -13,7 +13,7 @@ enum { HOST_IS_BIG_ENDIAN = 1 };
 static const char NOT_IN_PACKET[] = "the field does not fit before the end of the data";
 static const char UNTERMINATED[] = "the string has no NUL before the end of the data";
 static const char NO_OPTION[] = "the variant's tag selects none of its options";
-static const char TOO_LONG[] = "the sequence is longer than the data left";
+static const char TOO_LONG[] = "the array or sequence does not fit before the end of the data";
 
 static inline uint64_t align_up(uint64_t value, uint32_t alignment) {
   return (value + alignment - 1) & ~(uint64_t)(alignment - 1);
@@ -265,6 +265,49 @@ enum ctf_status ctf_exec_run(const struct ctf_plan *plan, uint32_t begin, uint32
         v->u.compound.end = data + (limit >> 3);
       }
       break;   /* members follow as ordinary ops */
+    case CTF_OP_LTTNG_HEADER: {
+      bool big = op->flags & CTF_OPF_BIG_ENDIAN;
+      const uint8_t *p = data + (position >> 3);
+      uint64_t left = position > limit ? 0 : limit - position;
+      uint64_t id, time;
+      uint32_t time_bits;
+      if (op->size == 5) {   /* compact: 5-bit id, 27-bit time, in one 32-bit word */
+        if (left < 32)
+          goto not_in_packet;
+        uint64_t word = read_whole_bytes(p, 32, big);
+        id = big ? word >> 27 : word & 31;
+        time = big ? word & ((UINT64_C(1) << 27) - 1) : word >> 5;
+        time_bits = 27;
+        position += 32;
+        if (id == 31) {      /* extended: 32-bit id and 64-bit time from the next byte */
+          if (left < 104)
+            goto not_in_packet;
+          id = read_whole_bytes(p + 1, 32, big);
+          time = read_whole_bytes(p + 5, 64, big);
+          time_bits = 64;
+          position += 72;
+        }
+      } else {               /* large: 16-bit id, 32-bit time */
+        if (left < 48)
+          goto not_in_packet;
+        id = read_whole_bytes(p, 16, big);
+        time = read_whole_bytes(p + 2, 32, big);
+        time_bits = 32;
+        position += 48;
+        if (id == 65535) {
+          if (left < 112)
+            goto not_in_packet;
+          id = read_whole_bytes(p + 2, 32, big);
+          time = read_whole_bytes(p + 6, 64, big);
+          time_bits = 64;
+          position += 64;
+        }
+      }
+      x->registers[op->reg] = id;
+      x->event_id = id;
+      x->clock = ctf_clock_extend(x->clock, time, time_bits);
+      break;
+    }
     case CTF_OP_VARIANT: {
       const struct ctf_variant_range *range = select_option(plan, op, x->registers[op->reg]);
       if (!range) {
@@ -306,14 +349,53 @@ too_long:
   return CTF_ERR_DATA;
 }
 
+/* A flat scope: every field at a static offset, so one bounds check covers them all. */
+static void run_flat(const struct ctf_plan *plan, struct ctf_exec *x, uint64_t start) {
+  const uint8_t *data = x->data;
+  struct ctf_value *values = x->values;
+  for (uint32_t i = 0; i < plan->op_count; i++) {
+    const struct ctf_op *op = &plan->ops[i];
+    uint64_t position = start + op->offset;
+    if (op->kind == CTF_OP_INT_BYTES) {
+      uint64_t value =
+          read_whole_bytes(data + (position >> 3), op->size, op->flags & CTF_OPF_BIG_ENDIAN);
+      if (op->flags & CTF_OPF_SIGNED)
+        value = sign_extend(value, op->size);
+      x->registers[op->reg] = value;
+      if (values) {
+        struct ctf_value *v = &values[op->slot];
+        v->kind = op->flags & CTF_OPF_SIGNED ? CTF_VALUE_SIGNED : CTF_VALUE_UNSIGNED;
+        v->type = op->type;
+        v->u.u = value;
+      }
+    } else if (!values) {
+      continue;
+    } else if (op->kind == CTF_OP_FLOAT) {
+      ctf_exec_read_scalar(op->type, data, position, &values[op->slot]);
+    } else {   /* CTF_OP_BLOB with a static count */
+      struct ctf_value *v = &values[op->slot];
+      v->kind = CTF_VALUE_ARRAY;
+      v->type = op->type;
+      v->u.array.data = data + (position >> 3);
+      v->u.array.bit = (uint32_t)(position & 7);
+      v->u.array.count = op->count;
+      v->u.array.element = op->type->u.array.element;
+      v->u.array.stride = op->size;
+      v->u.array.end = data + (x->end >> 3);
+    }
+  }
+}
+
 enum ctf_status ctf_exec_scope(const struct ctf_plan *plan, struct ctf_exec *x) {
   x->position = align_up(x->position, plan->alignment);
-  if (!x->values && !plan->needs_walk) {
+  if (plan->flat || (!x->values && !plan->needs_walk)) {
     uint64_t size = (uint64_t)plan->fixed_size;
     if (x->position > x->end || x->end - x->position < size) {
       x->failure = NOT_IN_PACKET;
       return CTF_ERR_DATA;
     }
+    if (plan->flat && (x->values || plan->needs_walk))
+      run_flat(plan, x, x->position);
     x->position += size;
     return CTF_OK;
   }

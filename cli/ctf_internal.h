@@ -151,6 +151,7 @@ enum ctf_op_kind {
   CTF_OP_LOOP,        /* array or sequence of variable-size elements: body per element */
   CTF_OP_STRUCT,      /* aligns; its members follow as ordinary ops */
   CTF_OP_VARIANT,     /* runs the body of the option its tag selects */
+  CTF_OP_LTTNG_HEADER,   /* a whole LTTng compact or large event header, fused */
 };
 
 enum ctf_op_flag {
@@ -173,6 +174,7 @@ struct ctf_op {
   uint64_t count;       /* BLOB, LOOP: static element count; VARIANT: range count */
   uint32_t first;       /* VARIANT: first entry of its ranges */
   uint32_t element_size;   /* BLOB: bits of one element (stride may add padding) */
+  uint64_t offset;      /* flat plans: bit offset from the scope start */
   const struct ctf_type *type;
 };
 
@@ -193,6 +195,9 @@ struct ctf_plan {
   int64_t fixed_size;                 /* bits when the whole scope has a fixed size, -1 */
   uint32_t alignment;
   bool needs_walk;                    /* skipping must run the ops (registers, clock) */
+  /* Every op is a top-level fixed-size field at a static offset: one bounds check for
+   * the whole scope, no alignment work per field. */
+  bool flat;
 };
 
 /* Compiles every scope of a parsed metadata into plans and id tables. */

@@ -333,6 +333,93 @@ static enum ctf_status compile_field(struct compiler *c, const struct ctf_field 
   return compile_fail(c, CTF_ERR_METADATA, field ? field->raw_name : "-", "unknown type");
 }
 
+/* LTTng's event headers:
+ *   struct { enum : uint5_t { compact = 0 ... 30, extended = 31 } id;        (compact)
+ *            variant <id> { struct { uint27_clock timestamp; } compact;
+ *                           struct { uint32_t id; uint64_clock timestamp; } extended; } v;
+ *   } align(8)
+ * and the same with a 16-bit id (65535: extended) and a 32-bit compact timestamp
+ * (large). Every event starts with one, so it gets a fused op. */
+static const struct ctf_field *member(const struct ctf_type *type, size_t index,
+                                      const char *raw_name) {
+  if (type->kind != CTF_TYPE_STRUCT || index >= type->u.structure.field_count)
+    return NULL;
+  const struct ctf_field *field = &type->u.structure.fields[index];
+  return strcmp(field->raw_name, raw_name) ? NULL : field;
+}
+
+static bool is_plain_uint(const struct ctf_type *type, uint32_t size, uint32_t alignment,
+                          enum ctf_byte_order order, bool clock) {
+  return type->kind == CTF_TYPE_INTEGER && type->u.integer.size == size &&
+         !type->u.integer.is_signed && type->alignment == alignment &&
+         type->u.integer.byte_order == order && (type->u.integer.mapped_clock != NULL) == clock;
+}
+
+static bool is_lttng_header(const struct ctf_type *header, uint32_t *id_bits,
+                            uint32_t *compact_bits, enum ctf_byte_order *order) {
+  if (header->kind != CTF_TYPE_STRUCT || header->u.structure.field_count != 2 ||
+      header->alignment != 8)
+    return false;
+  const struct ctf_field *id = member(header, 0, "id");
+  const struct ctf_field *v = member(header, 1, "v");
+  if (!id || !v || id->type->kind != CTF_TYPE_ENUM || v->type->kind != CTF_TYPE_VARIANT ||
+      !v->type->u.variant.tag || strcmp(v->type->u.variant.tag, "id") ||
+      v->type->u.variant.option_count != 2)
+    return false;
+  const struct ctf_type *container = id->type->u.enumeration.container;
+  *order = container->u.integer.byte_order;
+  if (is_plain_uint(container, 5, 1, *order, false))
+    *id_bits = 5, *compact_bits = 27;
+  else if (is_plain_uint(container, 16, 8, *order, false))
+    *id_bits = 16, *compact_bits = 32;
+  else
+    return false;
+  uint64_t extended_id = (UINT64_C(1) << *id_bits) - 1;
+  const struct ctf_type *tag = id->type;
+  if (tag->u.enumeration.mapping_count != 2 ||
+      strcmp(tag->u.enumeration.mappings[0].label, "compact") ||
+      tag->u.enumeration.mappings[0].lower != 0 ||
+      tag->u.enumeration.mappings[0].upper != extended_id - 1 ||
+      strcmp(tag->u.enumeration.mappings[1].label, "extended") ||
+      tag->u.enumeration.mappings[1].lower != extended_id ||
+      tag->u.enumeration.mappings[1].upper != extended_id)
+    return false;
+  const struct ctf_field *compact = &v->type->u.variant.options[0];
+  const struct ctf_field *extended = &v->type->u.variant.options[1];
+  if (strcmp(compact->raw_name, "compact") || strcmp(extended->raw_name, "extended") ||
+      compact->type->kind != CTF_TYPE_STRUCT || extended->type->kind != CTF_TYPE_STRUCT ||
+      compact->type->u.structure.field_count != 1 ||
+      extended->type->u.structure.field_count != 2)
+    return false;
+  const struct ctf_field *compact_time = member(compact->type, 0, "timestamp");
+  const struct ctf_field *extended_id_field = member(extended->type, 0, "id");
+  const struct ctf_field *extended_time = member(extended->type, 1, "timestamp");
+  return compact_time && extended_id_field && extended_time &&
+         is_plain_uint(compact_time->type, *compact_bits, *compact_bits == 27 ? 1 : 8, *order,
+                       true) &&
+         is_plain_uint(extended_id_field->type, 32, 8, *order, false) &&
+         is_plain_uint(extended_time->type, 64, 8, *order, true) &&
+         compact_time->type->u.integer.mapped_clock ==
+             extended_time->type->u.integer.mapped_clock;
+}
+
+static enum ctf_status compile_lttng_header(struct compiler *c, const struct ctf_type *type,
+                                            uint32_t id_bits, uint32_t compact_bits,
+                                            enum ctf_byte_order order) {
+  const struct ctf_field *id = &type->u.structure.fields[0];
+  int32_t self = add_symbol(c, id->raw_name, -1 - (int32_t)c->scope, id->type);
+  struct ctf_op *op = self < 0 ? NULL : emit(c, CTF_OP_LTTNG_HEADER, type, -1);
+  if (!op)
+    return no_memory(c);
+  op->alignment = 8;
+  op->size = id_bits;
+  op->count = compact_bits;
+  op->reg = (uint32_t)c->symbols[self].reg;
+  op->flags = CTF_OPF_EVENT_ID | CTF_OPF_CLOCK |
+              (order == CTF_BYTE_ORDER_BE ? CTF_OPF_BIG_ENDIAN : 0);
+  return CTF_OK;
+}
+
 static uint64_t align_up(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) & ~(alignment - 1);
 }
@@ -347,11 +434,19 @@ static enum ctf_status compile_scope(struct compiler *c, enum scope_id scope,
   c->op_count = 0;
   c->range_count = 0;
   size_t field_count = type->u.structure.field_count;
-  for (size_t i = 0; i < field_count; i++) {
-    const struct ctf_field *member = &type->u.structure.fields[i];
-    enum ctf_status status = compile_field(c, member, member->type, (int32_t)i, -1 - scope);
+  uint32_t id_bits, compact_bits;
+  enum ctf_byte_order order;
+  if (scope == SCOPE_EVENT_HEADER && is_lttng_header(type, &id_bits, &compact_bits, &order)) {
+    enum ctf_status status = compile_lttng_header(c, type, id_bits, compact_bits, order);
     if (status != CTF_OK)
       return status;
+  } else {
+    for (size_t i = 0; i < field_count; i++) {
+      const struct ctf_field *field = &type->u.structure.fields[i];
+      enum ctf_status status = compile_field(c, field, field->type, (int32_t)i, -1 - scope);
+      if (status != CTF_OK)
+        return status;
+    }
   }
   struct ctf_arena *arena = c->md->arena;
   struct ctf_plan *plan = ctf_arena_alloc(arena, sizeof *plan);
@@ -388,9 +483,19 @@ static enum ctf_status compile_scope(struct compiler *c, enum scope_id scope,
   plan->fixed_size = type->size;
   plan->alignment = type->alignment ? type->alignment : 1;
   plan->needs_walk = type->size < 0;
-  for (size_t i = 0; i < c->op_count; i++)
-    if (ops[i].flags & (CTF_OPF_CLOCK | CTF_OPF_EVENT_ID))
+  plan->flat = type->size >= 0;
+  for (size_t i = 0; i < c->op_count; i++) {
+    struct ctf_op *op = &ops[i];
+    if (op->flags & (CTF_OPF_CLOCK | CTF_OPF_EVENT_ID))
       plan->needs_walk = true;
+    bool fixed_scalar = op->kind == CTF_OP_INT_BYTES || op->kind == CTF_OP_FLOAT ||
+                        (op->kind == CTF_OP_BLOB && !(op->flags & CTF_OPF_COUNT_IN_REGISTER));
+    if (!fixed_scalar || op->slot < 0 || offsets[op->slot] < 0 ||
+        (op->flags & (CTF_OPF_CLOCK | CTF_OPF_EVENT_ID)))
+      plan->flat = false;
+    else
+      op->offset = (uint64_t)offsets[op->slot];
+  }
   *out = plan;
   return CTF_OK;
 }

@@ -318,6 +318,26 @@ static enum session_status spawn_daemon(const char *binary, int capture_fd, int 
   }
 }
 
+/* True when some process holds the daemon's lock file (lttng-sessiond.lck, which a
+ * daemon locks for as long as it runs): a daemon is running or starting there. F_GETLK
+ * only asks; taking the lock, even briefly, could make a starting daemon fail. */
+static bool daemon_lock_held(const char *run_dir)
+{
+  char *path = concat(run_dir, "/lttng-sessiond.lck");
+  if (path == NULL) {
+    return false;
+  }
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  free(path);
+  if (fd < 0) {
+    return false;
+  }
+  struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+  bool held = fcntl(fd, F_GETLK, &lock) == 0 && lock.l_type != F_UNLCK;
+  close(fd);
+  return held;
+}
+
 static bool wait_until_alive(long long deadline)
 {
   for (;;) {
@@ -396,9 +416,10 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
     goto out;
   }
   if (!WIFEXITED(exit_status) || WEXITSTATUS(exit_status) != 0) {
-    /* Another job may have started the shared root daemon in the meantime; this one
-     * then refuses to start, and the other one serves us. */
-    if (lttng_session_daemon_alive() == 1) {
+    /* Another job may be starting the shared root daemon at the same time: ours then
+     * finds the daemon's lock taken and gives up, while the other one is still getting
+     * ready to answer. That one will serve us. */
+    if (daemon_lock_held(daemon->run_dir) && wait_until_alive(deadline)) {
       goto out;
     }
     char output[OUTPUT_EXCERPT_MAX];

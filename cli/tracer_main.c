@@ -17,6 +17,7 @@
 #include "backends.h"
 #include "ctf.h"
 #include "event_map.h"
+#include "fork_listener.h"
 #include "launch.h"
 #include "session.h"
 #include "tally.h"
@@ -46,6 +47,7 @@ struct options {
   const char *trace_output; /* --trace-output */
   const char *replay_dir;
   const char *backends;     /* -b */
+  const char *events;       /* -e: more event patterns */
   unsigned threads;
   char **app;               /* argv of the app */
 };
@@ -67,6 +69,8 @@ static const char usage[] =
     "                         (scalar arguments) or full (arrays, strings and structs too)\n"
     "  -b, --backends LIST    trace only these backends, comma-separated (default: all;\n"
     "                         built here: %s)\n"
+    "  -e, --events LIST      also record these LTTng-UST events (comma-separated name\n"
+    "                         patterns, e.g. your own provider's myapp:*)\n"
     "      --trace-output DIR write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
     "  -r, --replay [DIR]     analyse the trace in DIR (default: the latest) instead of\n"
     "                         running an app; any output option applies\n"
@@ -249,7 +253,10 @@ static int analyse(const struct options *o, const char *trace_dir, uint64_t sess
 
 /* The event patterns of the chosen mode for each selected backend, NULL-terminated. */
 static char **event_patterns(const struct options *o, char **backends, size_t n) {
-  char **p = calloc(2 * n + 2, sizeof *p);
+  size_t extra = 0;
+  for (const char *e = o->events; e && *e; e++)
+    extra += *e == ',';
+  char **p = calloc(2 * n + extra + 4, sizeof *p);
   size_t k = 0;
   for (size_t i = 0; p && i < n; i++) {
     const char *b = backends[i];
@@ -275,6 +282,12 @@ static char **event_patterns(const struct options *o, char **backends, size_t n)
   }
   if (p)
     p[k++] = strdup("lttng_ust_tracer:*");
+  if (p && o->events) {
+    char *copy = strdup(o->events), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+      p[k++] = strdup(t);
+    free(copy);
+  }
   return p;
 }
 
@@ -354,10 +367,24 @@ static int run(const struct options *o) {
     rc = TRACER_EXIT_SESSION;
     goto done;
   }
+  /* A session that records only the app's processes must be told of forked children. */
+  struct fork_listener *forks = NULL;
+  const char *fork_env = NULL;
+  if (session_records_tracked_only(session) && !(forks = fork_listener_start(session, &fork_env)))
+    say(o, "children the app forks will not be traced: %s", strerror(errno));
+  const char *const *session_env = session_app_environment(session);
+  size_t env_count = 0;
+  while (session_env && session_env[env_count])
+    env_count++;
+  const char **app_env = calloc(env_count + 2, sizeof *app_env);
+  for (size_t i = 0; app_env && i < env_count; i++)
+    app_env[i] = session_env[i];
+  if (app_env && fork_env)
+    app_env[env_count] = fork_env;
   struct launch_request req = {
       .argv = (const char *const *)o->app,
       .preload_libraries = (const char *const *)libs,
-      .extra_environment = session_app_environment(session),
+      .extra_environment = app_env ? app_env : session_env,
   };
   struct launch_process *app = NULL;
   struct launch_error lerr;
@@ -374,6 +401,8 @@ static int run(const struct options *o) {
   int status = 0;
   if (ls == LAUNCH_OK)
     ls = launch_wait(app, &status, &lerr);
+  fork_listener_stop(forks);
+  free(app_env);
   struct session_end_report report = {0};
   if (session_end(session, &report, &serr) != SESSION_OK)
     error("%s", serr.message);
@@ -414,6 +443,7 @@ int main(int argc, char **argv) {
       {"output", required_argument, NULL, 'o'},
       {"mode", required_argument, NULL, 'm'},
       {"backends", required_argument, NULL, 'b'},
+      {"events", required_argument, NULL, 'e'},
       {"trace-output", required_argument, NULL, OPT_TRACE_OUTPUT},
       {"replay", optional_argument, NULL, 'r'},
       {"blocking", no_argument, NULL, OPT_BLOCKING},
@@ -425,7 +455,7 @@ int main(int argc, char **argv) {
   struct options o = {.mode = MODE_DEFAULT};
   int c;
   /* '+': options end at the app's name, so the app's own options stay its own. */
-  while ((c = getopt_long(argc, argv, "+tjo:m:b:r::qhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::qhV", longopts, NULL)) != -1) {
     switch (c) {
     case 't': o.text = true; break;
     case 'j': o.json = true; break;
@@ -443,6 +473,7 @@ int main(int argc, char **argv) {
       }
       break;
     case 'b': o.backends = optarg; break;
+    case 'e': o.events = optarg; break;
     case OPT_TRACE_OUTPUT: o.trace_output = optarg; break;
     case 'r':
       o.replay = true;

@@ -6,11 +6,15 @@
 #include "tracer_runtime.h"
 
 #include <dlfcn.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static void write_line(const char *prefix, const char *fmt, va_list ap) {
@@ -86,4 +90,44 @@ void tracer_device_command(const char *backend, enum tracer_command_kind kind, c
                            uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end) {
   lttng_ust_tracepoint(lttng_ust_tracer, device_command, backend, (uint8_t)kind,
                        name ? name : "", bytes, queue, start, end);
+}
+
+/* Forked children: a tracer whose session records only the app's processes names a
+ * socket in TRACER_FORK_SOCKET. In a child, before LTTng-UST registers it with the
+ * session daemon, the runtime sends the child's pid there and waits for the tracer to
+ * add it (cli/fork_listener.c). Only async-signal-safe calls: the parent may have had
+ * other threads when it forked. */
+static char fork_socket[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+static void notify_fork_child(void) {
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return;
+  struct sockaddr_un addr = {.sun_family = AF_UNIX};
+  memcpy(addr.sun_path, fork_socket, sizeof fork_socket);
+  if (connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0) {
+    char digits[24], text[24];
+    long pid = (long)getpid();
+    size_t n = 0, len = 0;
+    do
+      digits[n++] = (char)('0' + pid % 10);
+    while ((pid /= 10) > 0);
+    while (n > 0)
+      text[len++] = digits[--n];
+    if (write(fd, text, len) == (ssize_t)len) {
+      struct pollfd p = {fd, POLLIN, 0};
+      char ack;
+      if (poll(&p, 1, 10000) > 0 && read(fd, &ack, 1) == 1)
+        tracer_debug("child %ld recorded", (long)getpid());
+    }
+  }
+  close(fd);
+}
+
+__attribute__((constructor)) static void tracer_runtime_init(void) {
+  const char *path = getenv("TRACER_FORK_SOCKET");
+  if (path && *path && strlen(path) < sizeof fork_socket) {
+    memcpy(fork_socket, path, strlen(path) + 1);
+    pthread_atfork(NULL, NULL, notify_fork_child);
+  }
 }

@@ -88,6 +88,16 @@ compare() {
     diff "$reference" "$work/$label.out" | head -10
     return 1
   fi
+  # Discarded events: babeltrace2 warns once per gap between packets.
+  if [ -z "${3:-}" ]; then
+    ours=$(sed -n 's/^ctf_dump: events discarded: //p' "$work/$label.err")
+    theirs=$(grep -o 'discarded [0-9]* events' "$work/$label.referr" |
+             awk '{ total += $2 } END { print total + 0 }')
+    if [ "$ours" != "$theirs" ]; then
+      fail "$label: ctf_dump counts ${ours:-?} discarded events, babeltrace2 $theirs"
+      return 1
+    fi
+  fi
 }
 
 metadata_folder() { dirname "$(find "$1" -name metadata -type f | sort | head -1)"; }
@@ -120,13 +130,11 @@ record lossy "--subbuf-size=4096 --num-subbuf=2" 50000 0 0 2 ||
   { fail "lossy: recording failed"; exit 1; }
 if compare "$work/lossy" lossy; then
   ours=$(sed -n 's/^ctf_dump: events discarded: //p' "$work/lossy.err")
-  theirs=$(grep -o 'discarded [0-9]* events' "$work/lossy.referr" |
-           awk '{ total += $2 } END { print total + 0 }')
   lttng_says=$(sed -n 's/.*Discarded events: *//p' "$work/lossy.list" | head -1)
-  if [ "$ours" = "$theirs" ] && [ "$ours" -gt 0 ]; then
+  if [ "$ours" -gt 0 ]; then
     pass "lossy: $ours events discarded, as babeltrace2 counts (lttng list: ${lttng_says:-?})"
   else
-    fail "lossy: ctf_dump counts ${ours:-?} discarded events, babeltrace2 $theirs"
+    fail "lossy: no discarded event with 4 KiB sub-buffers"
   fi
 fi
 

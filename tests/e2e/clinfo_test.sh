@@ -6,6 +6,7 @@
 # bytes traced and untraced.
 # Usage: clinfo_test.sh TRACER COUNT_SHIM
 set -eu
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 [ $# -eq 2 ] || { echo "usage: $0 TRACER COUNT_SHIM" >&2; exit 2; }
 tracer=$(abspath "$1")

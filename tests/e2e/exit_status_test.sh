@@ -3,6 +3,7 @@
 # tally), a signal (128 + N), and 127 for an app that does not exist.
 # Usage: exit_status_test.sh TRACER VADD
 set -eu
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 [ $# -eq 2 ] || { echo "usage: $0 TRACER VADD" >&2; exit 2; }
 tracer=$(abspath "$1")

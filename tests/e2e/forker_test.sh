@@ -10,6 +10,7 @@
 # "processes": 2; the tracer returns 0 and stdout is the untraced run's; the text tally
 # of the saved trace (tracer -r) says `BACKEND_OPENCL | 1 Hostnames | 2 Processes | ...`.
 set -eu
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 [ $# -ge 3 ] || { echo "usage: $0 TRACER FORKER fork|exec [VADD]" >&2; exit 2; }
 tracer=$(abspath "$1")

@@ -56,9 +56,10 @@ run_plain() {
   fi
 }
 
-# run_traced NAME TRACER-OPTIONS... -- APP [ARGS...]: runs the tracer with the trace in
-# $tmp/NAME.trace and APP_MANIFEST=$tmp/NAME.json; stdout in $tmp/NAME.out, stderr in
-# $tmp/NAME.err, exit status in $rc.
+# run_traced NAME TRACER-OPTIONS... -- APP [ARGS...]: runs the tracer ($tracer, which the
+# test sets) with the trace in $tmp/NAME.trace and APP_MANIFEST=$tmp/NAME.json; stdout in
+# $tmp/NAME.out, stderr in $tmp/NAME.err, exit status in $rc.
+# shellcheck disable=SC2154 # $tracer is the calling test's
 run_traced() {
   name=$1
   shift

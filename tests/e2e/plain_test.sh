@@ -3,6 +3,7 @@
 # with and without APP_MANIFEST, and writes a sound manifest when asked.
 # Usage: plain_test.sh APP [ARGS...]
 set -eu
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 [ $# -ge 1 ] || { echo "usage: $0 APP [ARGS...]" >&2; exit 2; }
 app=$(abspath "$1")

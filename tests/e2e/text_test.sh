@@ -11,6 +11,7 @@
 #    "Memory traffic (OPENCL)" a row per transfer function with the app's command count.
 # Usage: text_test.sh TRACER THREADS [ITERATIONS]
 set -eu
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 [ $# -ge 2 ] || { echo "usage: $0 TRACER THREADS [ITERATIONS]" >&2; exit 2; }
 tracer=$(abspath "$1")
@@ -79,6 +80,7 @@ check_table() {
   fi
 }
 
+# shellcheck disable=SC2016 # jq programs
 check_table "$header" "$host_columns" 1-3 '
   . as $m
   | (.calls | to_entries[] | "\(.key) \(.value) \($m.failed[.key] // 0)"),

@@ -5,8 +5,9 @@
 #   session_test.sh SCENARIO DRIVER APP PTY INTERPOSER_LIB USER_PRELOAD_LIB
 #
 # SCENARIO is one of: basic exit_status not_runnable output_refused concurrent
-# private_daemon signals terminal_sigint loss shared_scope. Exit 0 on success, 77 (SKIP)
-# when LTTng or babeltrace2 is missing or the scenario cannot run as this user.
+# private_daemon signals terminal_sigint loss shared_scope root_daemon. Exit 0 on
+# success, 77 (SKIP) when LTTng or babeltrace2 is missing or the scenario cannot run as
+# this user.
 set -u
 
 scenario=$1 driver=$2 app=$3 pty=$4 interposer=$5 user_lib=$6
@@ -315,6 +316,82 @@ shared_scope)
     --tag S --fork >/dev/null 2>&1
   check_eq "exit" 0 $?
   check_eq "scope all: child events" 20 "$(count_tag "$work/t2" S-child)"
+  ;;
+
+root_daemon)
+  # As root the daemon lives in /var/run/lttng: to see this job start and stop one while
+  # the machine's daemon keeps running, the test runs in a mount namespace of its own
+  # with an empty tmpfs there.
+  if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null 2>&1; then
+    echo "SKIP: needs root and unshare"
+    exit $SKIP
+  fi
+  if ! unshare --mount true 2>/dev/null; then
+    echo "SKIP: cannot create a mount namespace here"
+    exit $SKIP
+  fi
+  unshare --mount --propagation private sh "$0" root_daemon_inside "$driver" "$app" \
+    "$pty" "$interposer" "$user_lib"
+  exit $?
+  ;;
+
+root_daemon_inside)
+  run_dir=$(readlink -f /var/run/lttng)
+  mkdir -p "$run_dir"
+  mount -t tmpfs -o mode=0755 tmpfs "$run_dir" || exit 1
+  namespace=$(readlink /proc/self/ns/mnt)
+  # Daemons of this namespace only: the machine's own are none of this test's business.
+  daemons_here() {
+    for pid_dir in /proc/[0-9]*; do
+      [ "$(readlink "$pid_dir/ns/mnt" 2>/dev/null)" = "$namespace" ] || continue
+      case "$(cat "$pid_dir/comm" 2>/dev/null)" in
+      lttng-sessiond | lttng-consumerd)
+        grep -q '^State:.*Z' "$pid_dir/status" 2>/dev/null || echo "${pid_dir#/proc/}" ;;
+      esac
+    done
+  }
+  stop_daemons_here() {
+    for pid in $(daemons_here); do kill "$pid" 2>/dev/null; done
+    sleep 2
+    for pid in $(daemons_here); do kill -9 "$pid" 2>/dev/null; done
+  }
+  trap 'stop_daemons_here; rm -rf "$work"' EXIT
+  check_eq "no daemon at first" "" "$(daemons_here)"
+
+  run_driver -o "$work/t1" --info "$work/info1" -- "$app" --events 5 >/dev/null 2>&1
+  check_eq "exit" 0 $?
+  check_eq "daemon started" 1 "$(info "$work/info1" daemon_started)"
+  check_eq "no private home as root" "" "$(info "$work/info1" lttng_home)"
+  check_eq "daemon stopped" 1 "$(info "$work/info1" daemon_stopped)"
+  check_eq "events" 5 "$(count_tag "$work/t1" app)"
+  check_eq "no daemon left" "" "$(daemons_here)"
+
+  # Two jobs find no daemon at once: one starts it, the other uses it. The one that
+  # started it stops it only if the other's session is gone by then.
+  run_driver -o "$work/ta" --info "$work/infoa" -- "$app" --events 150 --tag A \
+    --pause-us 4000 >/dev/null 2>"$work/erra" &
+  pid_a=$!
+  run_driver -o "$work/tb" --info "$work/infob" -- "$app" --events 20 --tag B \
+    >/dev/null 2>"$work/errb" &
+  pid_b=$!
+  wait $pid_a
+  check_eq "run A exit" 0 $?
+  wait $pid_b
+  check_eq "run B exit" 0 $?
+  grep -h session_test_driver "$work/erra" "$work/errb"
+  check_eq "A's events" 150 "$(count_tag "$work/ta" A)"
+  check_eq "B's events" 20 "$(count_tag "$work/tb" B)"
+  starters=$(($(info "$work/infoa" daemon_started) + $(info "$work/infob" daemon_started)))
+  check_eq "exactly one job started the daemon" 1 $starters
+  if [ "$(info "$work/infob" daemon_left_running)" = 1 ]; then
+    # B started it and ended while A was still tracing: stopping it would have ended A.
+    echo "ok: B left the daemon to A's session"
+    stop_daemons_here
+  else
+    check_eq "the starter stopped it" 1 \
+      $(($(info "$work/infoa" daemon_stopped) + $(info "$work/infob" daemon_stopped)))
+    check_eq "no daemon left" "" "$(daemons_here)"
+  fi
   ;;
 
 *)
