@@ -10,7 +10,7 @@ WERROR ?= ON
 CMAKE_FLAGS = -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DTRACER_BACKENDS="$(backend)" \
               -DTRACER_SANITIZE="$(SANITIZE)" -DTRACER_WERROR=$(WERROR)
 
-.PHONY: all configure test models check-generated install clean help
+.PHONY: all configure test bench models check-generated install clean help
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -20,6 +20,10 @@ configure:
 
 test: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Recording overhead and analysis speed against baselines (bench/RESULTS.md).
+bench: all
+	bench/run_bench.sh $(BUILD)
 
 # Regenerates every model from its spec and the installed headers.
 models: configure
@@ -40,6 +44,7 @@ clean:
 help:
 	@echo "make [backend=NAME[,NAME]]  build apigen and the backends (default: all)"
 	@echo "make test                   build, then run the whole test suite"
+	@echo "make bench                  measure overhead and analysis speed (bench/RESULTS.md)"
 	@echo "make models                 regenerate generated/*/model.yaml from api-specs/"
 	@echo "make check-generated        fail if generated/ is stale"
 	@echo "make install PREFIX=DIR     install (default $(PREFIX))"

@@ -320,7 +320,10 @@ struct ctf_packet {
   uint64_t timestamp_begin, timestamp_end;   /* raw clock values */
   bool has_events_discarded;
   uint64_t events_discarded;       /* cumulative count the tracer wrote in this packet */
-  uint64_t events_discarded_new;   /* how many of them since the stream's previous packet */
+  /* How many of them since the stream's previous packet (a counter that drops, which
+   * LTTng was seen to write once, adds 0 and the previous value stays the reference;
+   * a counter narrower than 64 bits that drops by more than half its range wrapped). */
+  uint64_t events_discarded_new;
   bool has_cpu_id;
   uint64_t cpu_id;
   bool has_sequence_number;

@@ -29,6 +29,7 @@ struct ctf_cursor {
   const uint8_t *map;            /* NULL for an empty file */
   uint64_t file_size;
   uint64_t released;             /* bytes before this were handed back (see release) */
+  uint64_t page_size;
 
   /* The packet being read. */
   bool in_packet;
@@ -121,6 +122,8 @@ enum ctf_status ctf_cursor_open(const struct ctf_trace *trace, size_t stream_ind
     goto done;
   }
   cursor->file_size = (uint64_t)info.st_size;
+  long page_size = sysconf(_SC_PAGESIZE);
+  cursor->page_size = page_size > 0 ? (uint64_t)page_size : 4096;
   if (cursor->file_size > 0) {
     void *map = mmap(NULL, cursor->file_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (map == MAP_FAILED) {
@@ -170,10 +173,7 @@ uint64_t ctf_cursor_events_discarded(const struct ctf_cursor *cursor) {
  * drops them from this process only: the mapping is private and never written, so a
  * later access (a string value kept by the caller) reads the file again. */
 static void release(struct ctf_cursor *cursor) {
-  static long page_size;
-  if (!page_size)
-    page_size = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
-  uint64_t until = cursor->packet_offset / (uint64_t)page_size * (uint64_t)page_size;
+  uint64_t until = cursor->packet_offset / cursor->page_size * cursor->page_size;
   if (until < cursor->released + RELEASE_CHUNK)
     return;
   madvise((void *)(cursor->map + cursor->released), until - cursor->released, MADV_DONTNEED);
@@ -203,10 +203,9 @@ static enum ctf_status stream_fail(struct ctf_cursor *cursor, struct ctf_error *
   return CTF_ERR_DATA;
 }
 
-/* Why reading stopped at `bit`: the file's end or the packet's content end. */
-static const char *cut_reason(const struct ctf_cursor *cursor, const struct ctf_exec *x,
-                              uint64_t bit) {
-  if (cursor->packet_cut && bit + 64 >= x->end)
+/* Why reading stopped: the file ends before the packet's content does. */
+static const char *cut_reason(const struct ctf_cursor *cursor) {
+  if (cursor->packet_cut && cursor->content_end < cursor->packet.content_size)
     return " (the file ends inside this packet: it is truncated)";
   return "";
 }
@@ -215,6 +214,26 @@ static uint64_t unsigned_value(const struct ctf_value *values, int slot, bool *p
   *present = slot >= 0 && (values[slot].kind == CTF_VALUE_UNSIGNED ||
                            values[slot].kind == CTF_VALUE_SIGNED);
   return *present ? values[slot].u.u : 0;
+}
+
+/* The tracer's counter is cumulative. A narrow one (32-bit tracers) may wrap: a drop of
+ * more than half its range is a wrap. A smaller drop is not a count: LTTng 2.13 was
+ * seen writing 0 in one packet between 68692 and 92945; it adds nothing and the
+ * previous value stays the reference, so the total still ends at the tracer's count. */
+static void count_discarded(struct ctf_cursor *cursor, struct ctf_packet *packet,
+                            uint32_t bits) {
+  uint64_t mask = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+  uint64_t current = packet->events_discarded & mask;
+  uint64_t previous = cursor->has_previous_discarded ? cursor->previous_discarded : 0;
+  uint64_t added = (current - previous) & mask;
+  if (current < previous && (bits >= 64 || previous - current <= mask / 2)) {
+    packet->events_discarded_new = 0;
+    return;
+  }
+  packet->events_discarded_new = added;
+  cursor->previous_discarded = current;
+  cursor->has_previous_discarded = true;
+  cursor->discarded_total += added;
 }
 
 static enum ctf_status open_packet(struct ctf_cursor *cursor, struct ctf_error *error) {
@@ -286,15 +305,9 @@ static enum ctf_status open_packet(struct ctf_cursor *cursor, struct ctf_error *
         unsigned_value(v, discarded_slot, &packet->has_events_discarded);
     packet->context = v;
     if (packet->has_events_discarded) {
-      /* The tracer's counter is cumulative and as wide as its field: wrap with it. */
       const struct ctf_type *counter = type->u.structure.fields[discarded_slot].type;
       uint32_t bits = counter->kind == CTF_TYPE_INTEGER ? counter->u.integer.size : 64;
-      uint64_t mask = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-      uint64_t previous = cursor->has_previous_discarded ? cursor->previous_discarded : 0;
-      packet->events_discarded_new = (packet->events_discarded - previous) & mask;
-      cursor->previous_discarded = packet->events_discarded;
-      cursor->has_previous_discarded = true;
-      cursor->discarded_total += packet->events_discarded_new;
+      count_discarded(cursor, packet, bits);
     }
   }
   if (!has_packet_size)
@@ -358,7 +371,7 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
   uint64_t start = cursor->position;
   if (sc->event_header_plan && ctf_exec_scope(sc->event_header_plan, &x) != CTF_OK)
     return stream_fail(cursor, error, x.position, "Cannot read event header: %s%s",
-                       x.failure, cut_reason(cursor, &x, x.position));
+                       x.failure, cut_reason(cursor));
   const struct ctf_event_class_private *ec = ctf_stream_class_event(sc, x.event_id);
   if (!ec)
     return stream_fail(cursor, error, start, "Cannot read event: no event class has "
@@ -369,14 +382,14 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
     if (ctf_exec_scope(sc->event_context_plan, &x) != CTF_OK)
       return stream_fail(cursor, error, x.position, "Cannot read event context: event=%s: "
                                                     "%s%s", ec->pub.name, x.failure,
-                         cut_reason(cursor, &x, x.position));
+                         cut_reason(cursor));
   }
   if (ec->context_plan) {
     x.values = cursor->event_context_values;
     if (ctf_exec_scope(ec->context_plan, &x) != CTF_OK)
       return stream_fail(cursor, error, x.position, "Cannot read event context: event=%s: "
                                                     "%s%s", ec->pub.name, x.failure,
-                         cut_reason(cursor, &x, x.position));
+                         cut_reason(cursor));
   }
   x.values = NULL;
   uint64_t payload = x.position;
@@ -386,7 +399,7 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
     if (ctf_exec_scope(ec->payload_plan, &x) != CTF_OK)
       return stream_fail(cursor, error, x.position, "Cannot read event payload: event=%s: "
                                                     "%s%s", ec->pub.name, x.failure,
-                         cut_reason(cursor, &x, x.position));
+                         cut_reason(cursor));
   }
   cursor->position = x.position;
   cursor->clock = x.clock;

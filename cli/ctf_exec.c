@@ -123,9 +123,9 @@ static const struct ctf_variant_range *select_option(const struct ctf_plan *plan
                                                      const struct ctf_op *op, uint64_t tag) {
   const struct ctf_variant_range *range = &plan->ranges[op->first];
   for (uint64_t i = 0; i < op->count; i++, range++) {
-    bool inside = op->flags & CTF_OPF_SIGNED
-                      ? (int64_t)range->lower <= (int64_t)tag && (int64_t)tag <= (int64_t)range->upper
-                      : range->lower <= tag && tag <= range->upper;
+    bool inside = op->flags & CTF_OPF_SIGNED ? (int64_t)range->lower <= (int64_t)tag &&
+                                                   (int64_t)tag <= (int64_t)range->upper
+                                             : range->lower <= tag && tag <= range->upper;
     if (inside)
       return range;
   }
@@ -196,7 +196,7 @@ enum ctf_status ctf_exec_run(const struct ctf_plan *plan, uint32_t begin, uint32
     case CTF_OP_BLOB: {
       uint64_t count = op->flags & CTF_OPF_COUNT_IN_REGISTER ? x->registers[op->reg] : op->count;
       uint64_t bits = 0;
-      if (count) {
+      if (count && op->element_size) {   /* elements of 0 bits (empty structs) take none */
         if (position > limit || (count - 1) > (limit - position) / op->size)
           goto too_long;
         bits = (count - 1) * op->size + op->element_size;
@@ -269,13 +269,13 @@ enum ctf_status ctf_exec_run(const struct ctf_plan *plan, uint32_t begin, uint32
       bool big = op->flags & CTF_OPF_BIG_ENDIAN;
       const uint8_t *p = data + (position >> 3);
       uint64_t left = position > limit ? 0 : limit - position;
-      uint64_t id, time;
+      uint64_t tag, id, time;
       uint32_t time_bits;
       if (op->size == 5) {   /* compact: 5-bit id, 27-bit time, in one 32-bit word */
         if (left < 32)
           goto not_in_packet;
         uint64_t word = read_whole_bytes(p, 32, big);
-        id = big ? word >> 27 : word & 31;
+        tag = id = big ? word >> 27 : word & 31;
         time = big ? word & ((UINT64_C(1) << 27) - 1) : word >> 5;
         time_bits = 27;
         position += 32;
@@ -290,7 +290,7 @@ enum ctf_status ctf_exec_run(const struct ctf_plan *plan, uint32_t begin, uint32
       } else {               /* large: 16-bit id, 32-bit time */
         if (left < 48)
           goto not_in_packet;
-        id = read_whole_bytes(p, 16, big);
+        tag = id = read_whole_bytes(p, 16, big);
         time = read_whole_bytes(p + 2, 32, big);
         time_bits = 32;
         position += 48;
@@ -303,7 +303,7 @@ enum ctf_status ctf_exec_run(const struct ctf_plan *plan, uint32_t begin, uint32
           position += 64;
         }
       }
-      x->registers[op->reg] = id;
+      x->registers[op->reg] = tag;   /* the `id` enum: 31 or 65535 when extended */
       x->event_id = id;
       x->clock = ctf_clock_extend(x->clock, time, time_bits);
       break;

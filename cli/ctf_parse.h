@@ -1,5 +1,6 @@
 /* ctf_parse.h: the TSDL parser's state, shared by ctf_parse.c (blocks: trace, env,
- * clock, stream, event) and ctf_parse_type.c (type specifiers and declarators). */
+ * clock, stream, event), ctf_parse_type.c (type specifiers) and ctf_parse_struct.c
+ * (structs, variants, declarators). */
 #ifndef TRACER_CTF_PARSE_H
 #define TRACER_CTF_PARSE_H
 
@@ -76,6 +77,17 @@ bool ctf_parse_starts_type(const struct ctf_parser *p);
 /* A type specifier: integer {...}, floating_point {...}, string, enum, struct,
  * variant, or a name made by typealias/typedef. */
 enum ctf_status ctf_parse_type_specifier(struct ctf_parser *p, const struct ctf_type **type);
+/* Types created while parsing (arena-allocated, zeroed but for the kind). */
+struct ctf_type *ctf_parse_new_type(struct ctf_parser *p, enum ctf_type_kind kind);
+struct ctf_type *ctf_parse_copy_type(struct ctf_parser *p, const struct ctf_type *original);
+/* struct [name] [{ fields }] [align(N)], and variant [name] [<tag>] [{ options }]: the
+ * keyword is the next token. */
+enum ctf_status ctf_parse_struct(struct ctf_parser *p, const struct ctf_type **type);
+enum ctf_status ctf_parse_variant(struct ctf_parser *p, const struct ctf_type **type);
+/* One declarator: a field name and its [N] / [path] suffixes, applied to `base`. */
+enum ctf_status ctf_parse_declarator(struct ctf_parser *p, const struct ctf_type *base,
+                                     const struct ctf_token **name,
+                                     const struct ctf_type **type);
 /* Parses a typealias or typedef statement when one comes next (*parsed says so). */
 enum ctf_status ctf_parse_type_statement(struct ctf_parser *p, bool *parsed);
 /* A field or variant option name as babeltrace2 shows it: one leading '_' removed. */

@@ -157,7 +157,7 @@ static enum ctf_status list_stream_files(const char *folder, struct path_list *f
     free(path);
   }
   closedir(dir);
-  if (status == CTF_OK)
+  if (status == CTF_OK && files->count > 1)
     qsort(files->paths, files->count, sizeof *files->paths, compare_paths);
   return status;
 }

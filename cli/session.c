@@ -20,6 +20,9 @@
  * is already flushed by the stop that precedes it, so this only bounds a stuck daemon. */
 #define DESTROY_TIMEOUT_MS 60000
 #define NAME_ATTEMPTS 4
+/* Set-up attempts when the daemon goes away half-way (see session_begin). */
+#define SETUP_ATTEMPTS 3
+#define SETUP_RETRY_PAUSE_MS 100
 
 struct session {
   char name[LTTNG_NAME_MAX];
@@ -31,6 +34,7 @@ struct session {
   struct lttng_process_attr_tracker_handle *tracker; /* owned; NULL: all processes */
   char *app_environment[3]; /* owned entries, NULL-terminated */
   int daemon_timeout_ms;
+  int last_lttng_error; /* the negative code of the last refused request, 0 if none */
   bool created, started, ended;
   struct session_end_report report; /* valid once ended */
 };
@@ -147,6 +151,7 @@ static enum session_status create_session(struct session *session, struct sessio
     lttng_session_descriptor_destroy(descriptor);
   }
   if (rc != LTTNG_OK) {
+    session->last_lttng_error = -(int)rc;
     return fail(error, SESSION_ERR_LTTNG, "Cannot create session: name=%s, output=%s: %s",
                 session->name, session->output_dir, lttng_strerror(-(int)rc));
   }
@@ -180,6 +185,7 @@ static enum session_status enable_channel(struct session *session,
   }
   enum session_status status = SESSION_OK;
   if (rc < 0) {
+    session->last_lttng_error = rc;
     status = fail(error, SESSION_ERR_LTTNG,
                   "Cannot create channel: session=%s, channel=%s, subbuf_size=%llu, "
                   "subbuf_count=%llu, blocking=%s: %s",
@@ -204,6 +210,7 @@ static enum session_status add_contexts(struct session *session, struct session_
     context.ctx = contexts[i].type;
     int rc = lttng_add_context(session->handle, &context, NULL, SESSION_CHANNEL_NAME);
     if (rc < 0) {
+      session->last_lttng_error = rc;
       return fail(error, SESSION_ERR_LTTNG,
                   "Cannot add context: session=%s, channel=%s, context=%s: %s",
                   session->name, SESSION_CHANNEL_NAME, contexts[i].name, lttng_strerror(rc));
@@ -220,6 +227,7 @@ static enum session_status restrict_to_tracked(struct session *session,
       session->name, LTTNG_DOMAIN_UST, LTTNG_PROCESS_ATTR_VIRTUAL_PROCESS_ID,
       &session->tracker);
   if (rc != LTTNG_OK) {
+    session->last_lttng_error = -(int)rc;
     return fail(error, SESSION_ERR_LTTNG,
                 "Cannot restrict session to the app: session=%s, tracker=vpid: %s",
                 session->name, lttng_strerror(-(int)rc));
@@ -251,6 +259,7 @@ static enum session_status enable_events(struct session *session,
                                                 NULL, 0, NULL);
     /* A pattern given twice is already enabled: that is what was asked. */
     if (rc < 0 && rc != -LTTNG_ERR_UST_EVENT_ENABLED) {
+      session->last_lttng_error = rc;
       return fail(error, SESSION_ERR_LTTNG,
                   "Cannot enable event: session=%s, channel=%s, pattern=%s: %s", session->name,
                   SESSION_CHANNEL_NAME, patterns[i], lttng_strerror(rc));
@@ -285,6 +294,72 @@ static enum session_status make_app_environment(struct session *session,
   return SESSION_OK;
 }
 
+/* Everything from finding the daemon to starting the session. */
+static enum session_status establish(struct session *session,
+                                     const struct session_options *options,
+                                     struct session_error *error)
+{
+  enum session_status status =
+      session_daemon_ensure(&session->daemon, session->daemon_timeout_ms, error);
+  if (status != SESSION_OK) {
+    return status;
+  }
+  status = create_session(session, error);
+  if (status != SESSION_OK) {
+    return status;
+  }
+  session->handle = lttng_create_handle(session->name, &session->domain);
+  if (session->handle == NULL) {
+    return fail(error, SESSION_ERR_SYSTEM, "Cannot create session: name=%s, out of memory",
+                session->name);
+  }
+  status = enable_channel(session, options, error);
+  if (status != SESSION_OK) {
+    return status;
+  }
+  status = add_contexts(session, error);
+  if (status != SESSION_OK) {
+    return status;
+  }
+  bool daemon_private = session->daemon.private_home != NULL;
+  bool tracked_only = options->scope == SESSION_SCOPE_APP_PROCESSES ||
+                      (options->scope == SESSION_SCOPE_AUTO && !daemon_private);
+  if (tracked_only) {
+    status = restrict_to_tracked(session, error);
+    if (status != SESSION_OK) {
+      return status;
+    }
+  }
+  status = enable_events(session, options->event_patterns, error);
+  if (status != SESSION_OK) {
+    return status;
+  }
+  status = make_app_environment(session, options, error);
+  if (status != SESSION_OK) {
+    return status;
+  }
+  int rc = lttng_start_tracing(session->name);
+  if (rc < 0) {
+    session->last_lttng_error = rc;
+    return fail(error, SESSION_ERR_LTTNG, "Cannot start tracing: session=%s: %s",
+                session->name, lttng_strerror(rc));
+  }
+  session->started = true;
+  return SESSION_OK;
+}
+
+static void free_app_environment(struct session *session)
+{
+  for (size_t i = 0; session->app_environment[i] != NULL; i++) {
+    free(session->app_environment[i]);
+    session->app_environment[i] = NULL;
+  }
+}
+
+static enum session_status teardown(struct session *session,
+                                    struct session_end_report *report,
+                                    struct session_error *error);
+
 enum session_status session_begin(const struct session_options *options,
                                   struct session **session_out, struct session_error *error)
 {
@@ -309,65 +384,33 @@ enum session_status session_begin(const struct session_options *options,
   status = session_output_prepare(options->output_dir, &session->output_dir,
                                   &session->output_created, error);
   if (status != SESSION_OK) {
-    goto out;
-  }
-  status = session_daemon_ensure(&session->daemon, session->daemon_timeout_ms, error);
-  if (status != SESSION_OK) {
-    goto out;
-  }
-  status = create_session(session, error);
-  if (status != SESSION_OK) {
-    goto out;
-  }
-  session->handle = lttng_create_handle(session->name, &session->domain);
-  if (session->handle == NULL) {
-    status = fail(error, SESSION_ERR_SYSTEM, "Cannot create session: name=%s, out of memory",
-                  session->name);
-    goto out;
-  }
-  status = enable_channel(session, options, error);
-  if (status != SESSION_OK) {
-    goto out;
-  }
-  status = add_contexts(session, error);
-  if (status != SESSION_OK) {
-    goto out;
-  }
-  bool daemon_private = session->daemon.private_home != NULL;
-  bool tracked_only = options->scope == SESSION_SCOPE_APP_PROCESSES ||
-                      (options->scope == SESSION_SCOPE_AUTO && !daemon_private);
-  if (tracked_only) {
-    status = restrict_to_tracked(session, error);
-    if (status != SESSION_OK) {
-      goto out;
-    }
-  }
-  status = enable_events(session, options->event_patterns, error);
-  if (status != SESSION_OK) {
-    goto out;
-  }
-  status = make_app_environment(session, options, error);
-  if (status != SESSION_OK) {
-    goto out;
-  }
-  int rc = lttng_start_tracing(session->name);
-  if (rc < 0) {
-    status = fail(error, SESSION_ERR_LTTNG, "Cannot start tracing: session=%s: %s",
-                  session->name, lttng_strerror(rc));
-    goto out;
-  }
-  session->started = true;
-
-out:
-  if (status != SESSION_OK) {
-    /* Undo everything; the first error is the one worth reporting. */
-    struct session_error ignored;
-    session_end(session, NULL, &ignored);
-    if (session->output_created && session->output_dir != NULL) {
-      rmdir(session->output_dir); /* only if still empty */
-    }
-    session_free(session);
+    free(session);
     return status;
+  }
+  /* A daemon shared with other jobs can disappear half-way through the set-up: the job
+   * that started it stops it when it sees no session left, and ours is not created yet.
+   * The set-up then starts over, and finds or starts a daemon again. */
+  for (int attempt = 1;; attempt++) {
+    session->last_lttng_error = 0;
+    status = establish(session, options, error);
+    if (status == SESSION_OK) {
+      break;
+    }
+    bool daemon_vanished = session->last_lttng_error == -LTTNG_ERR_NO_SESSIOND ||
+                           session->last_lttng_error == -LTTNG_ERR_FATAL;
+    struct session_error ignored;
+    teardown(session, NULL, &ignored);
+    free_app_environment(session);
+    if (!daemon_vanished || attempt >= SETUP_ATTEMPTS) {
+      if (session->output_created) {
+        rmdir(session->output_dir); /* only if still empty */
+      }
+      free(session->output_dir);
+      free(session);
+      return status;
+    }
+    struct timespec pause = {.tv_sec = 0, .tv_nsec = SETUP_RETRY_PAUSE_MS * 1000000L};
+    nanosleep(&pause, NULL);
   }
   *session_out = session;
   return SESSION_OK;
@@ -473,16 +516,13 @@ static enum session_status destroy_session(struct session *session,
   return status;
 }
 
-enum session_status session_end(struct session *session, struct session_end_report *report,
-                                struct session_error *error)
+/* Undoes what establish() did, every step tried even when one fails; the first failure
+ * is returned. Leaves the session reusable for another establish(). */
+static enum session_status teardown(struct session *session,
+                                    struct session_end_report *report,
+                                    struct session_error *error)
 {
   error->message[0] = '\0';
-  if (session->ended) {
-    if (report != NULL) {
-      *report = session->report;
-    }
-    return SESSION_OK;
-  }
   enum session_status first = SESSION_OK;
   struct session_error step_error;
   struct session_end_report result = {0};
@@ -490,7 +530,7 @@ enum session_status session_end(struct session *session, struct session_end_repo
   if (session->started) {
     /* lttng_stop_tracing() returns once the consumer has written every buffer out. */
     int rc = lttng_stop_tracing(session->name);
-    if (rc < 0 && rc != -LTTNG_ERR_TRACE_ALREADY_STOPPED && first == SESSION_OK) {
+    if (rc < 0 && rc != -LTTNG_ERR_TRACE_ALREADY_STOPPED) {
       first = fail(error, SESSION_ERR_LTTNG, "Cannot stop tracing: session=%s: %s",
                    session->name, lttng_strerror(rc));
     }
@@ -522,12 +562,28 @@ enum session_status session_end(struct session *session, struct session_end_repo
     *error = step_error;
     first = daemon_status;
   }
-  session->ended = true;
-  session->report = result;
   if (report != NULL) {
     *report = result;
   }
   return first;
+}
+
+enum session_status session_end(struct session *session, struct session_end_report *report,
+                                struct session_error *error)
+{
+  error->message[0] = '\0';
+  if (!session->ended) {
+    enum session_status status = teardown(session, &session->report, error);
+    session->ended = true;
+    if (report != NULL) {
+      *report = session->report;
+    }
+    return status;
+  }
+  if (report != NULL) {
+    *report = session->report;
+  }
+  return SESSION_OK;
 }
 
 void session_free(struct session *session)
@@ -539,9 +595,7 @@ void session_free(struct session *session)
     struct session_error ignored;
     session_end(session, NULL, &ignored);
   }
-  for (size_t i = 0; session->app_environment[i] != NULL; i++) {
-    free(session->app_environment[i]);
-  }
+  free_app_environment(session);
   free(session->output_dir);
   free(session);
 }

@@ -28,6 +28,8 @@
 /* How much of the daemon's own output goes into an error message. */
 #define OUTPUT_EXCERPT_MAX 1024
 #define POLL_INTERVAL_MS 10
+/* Starts tried when another daemon holds the lock but goes away without answering. */
+#define MAX_START_ATTEMPTS 3
 
 __attribute__((format(printf, 3, 4))) static enum session_status
 fail(struct session_error *error, enum session_status status, const char *fmt, ...)
@@ -338,6 +340,29 @@ static bool daemon_lock_held(const char *run_dir)
   return held;
 }
 
+enum other_daemon {
+  OTHER_DAEMON_ANSWERS, /* it serves clients now */
+  OTHER_DAEMON_GONE,    /* it released the lock without ever answering: it was leaving */
+  OTHER_DAEMON_SILENT,  /* still holds the lock, still silent at the deadline */
+};
+
+/* Waits on a daemon that another process holds the lock for. */
+static enum other_daemon wait_for_other_daemon(const char *run_dir, long long deadline)
+{
+  for (;;) {
+    if (lttng_session_daemon_alive() == 1) {
+      return OTHER_DAEMON_ANSWERS;
+    }
+    if (!daemon_lock_held(run_dir)) {
+      return OTHER_DAEMON_GONE;
+    }
+    if (now_ms() >= deadline) {
+      return OTHER_DAEMON_SILENT;
+    }
+    sleep_ms(POLL_INTERVAL_MS);
+  }
+}
+
 static bool wait_until_alive(long long deadline)
 {
   for (;;) {
@@ -410,17 +435,33 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
     goto out;
   }
 
-  int exit_status = 0;
-  status = spawn_daemon(binary, capture_fd, timeout_ms, &exit_status, error);
-  if (status != SESSION_OK) {
-    goto out;
-  }
-  if (!WIFEXITED(exit_status) || WEXITSTATUS(exit_status) != 0) {
-    /* Another job may be starting the shared root daemon at the same time: ours then
-     * finds the daemon's lock taken and gives up, while the other one is still getting
-     * ready to answer. That one will serve us. */
-    if (daemon_lock_held(daemon->run_dir) && wait_until_alive(deadline)) {
+  /* Several jobs may find no daemon at once (MPI ranks of one node, as root): the first
+   * daemon to take the lock wins and the others exit. A job whose daemon lost waits for
+   * the winner to answer and uses it; if the daemon holding the lock was on its way out
+   * instead (stopped by the job that started it), it starts one again. */
+  for (int attempt = 1;; attempt++) {
+    int exit_status = 0;
+    long long remaining = deadline - now_ms();
+    status = spawn_daemon(binary, capture_fd, remaining > 0 ? (int)remaining : 1,
+                          &exit_status, error);
+    if (status != SESSION_OK) {
       goto out;
+    }
+    if (WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 0) {
+      break;
+    }
+    if (daemon_lock_held(daemon->run_dir)) {
+      enum other_daemon other = wait_for_other_daemon(daemon->run_dir, deadline);
+      if (other == OTHER_DAEMON_ANSWERS) {
+        goto out;
+      }
+      if (other == OTHER_DAEMON_GONE && attempt < MAX_START_ATTEMPTS) {
+        /* Keep only the next attempt's output for the message. */
+        if (ftruncate(capture_fd, 0) == 0) {
+          lseek(capture_fd, 0, SEEK_SET);
+        }
+        continue;
+      }
     }
     char output[OUTPUT_EXCERPT_MAX];
     read_output(capture_fd, output, sizeof output);

@@ -68,7 +68,7 @@ static const char usage[] =
     "  -m, --mode MODE        what each event records: minimal (names and times), default\n"
     "                         (scalar arguments) or full (arrays, strings and structs too)\n"
     "  -b, --backends LIST    trace only these backends, comma-separated (default: all;\n"
-    "                         built here: %s)\n"
+    "                         built here: %s); `none` records only the -e events\n"
     "  -e, --events LIST      also record these LTTng-UST events (comma-separated name\n"
     "                         patterns, e.g. your own provider's myapp:*)\n"
     "      --trace-output DIR write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
@@ -305,6 +305,8 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
   *n = 0;
   if (!*names || !*libs)
     return -1;
+  if (o->backends && strcmp(o->backends, "none") == 0)
+    return 0; /* only the -e events */
   for (size_t i = 0; i < total; i++) {
     const char *b = tracer_backends[i]->name;
     if (o->backends) {
@@ -340,7 +342,8 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
 static int run(const struct options *o) {
   char **names = NULL, **libs = NULL;
   size_t n = 0;
-  if (select_backends(o, &names, &libs, &n) || n == 0) {
+  bool only_events = o->backends && strcmp(o->backends, "none") == 0;
+  if (select_backends(o, &names, &libs, &n) || (n == 0 && !only_events)) {
     if (n == 0 && names)
       error("No backend to trace");
     free_strings(names);
@@ -521,6 +524,10 @@ int main(int argc, char **argv) {
   if (optind >= argc) {
     error("Missing the app to run");
     fputs("Try 'tracer --help' for more information.\n", stderr);
+    return TRACER_EXIT_USAGE;
+  }
+  if (o.backends && strcmp(o.backends, "none") == 0 && !o.events) {
+    error("-b none records only the events of -e: give some");
     return TRACER_EXIT_USAGE;
   }
   o.app = argv + optind;

@@ -43,7 +43,7 @@ static const char usage[] =
     "      --stdout          write the model to standard output instead of a file\n"
     "      --check-source F  do not parse; read the written model and write F, a C program\n"
     "                        that checks every declaration of the model against the real\n"
-    "                        headers with the compiler (see tests/model_exact_test.sh)\n"
+    "                        headers with the compiler (see scripts/model-check.sh)\n"
     "      --print-cflags    print the compiler flags that find the spec's headers, and exit\n"
     "  -t, --templates DIR   templates for specs with a `trace` section (default: templates/\n"
     "                        beside the api-specs folder, else " APIGEN_TEMPLATE_DIR ")\n"
@@ -191,19 +191,19 @@ static int run_spec(const char *arg, const struct options *o) {
     fputs(yaml, stdout);
   } else {
     char *model_path = xasprintf("%s/model.yaml", outdir);
-    if (make_dirs(outdir)) {
-      diag_error(&d, "Cannot create output folder: path=%s: %s", outdir, strerror(errno));
-      status = APIGEN_EXIT_IO;
-    }
     /* The generated sources first: a spec whose trace section is wrong writes nothing. */
     if (status == APIGEN_EXIT_OK && s.trace.present) {
       char *templates = o->templates ? xstrdup(o->templates) : default_templates(&s);
       /* Comments name the model where it is committed, wherever this run writes. */
       char *model_name = xasprintf("generated/%s/model.yaml", s.backend);
       if (render_backend(&m, &s, templates, outdir, model_name, &d))
-        status = APIGEN_EXIT_MODEL;
+        status = APIGEN_EXIT_SPEC; /* the trace section asked for what the model lacks */
       free(model_name);
       free(templates);
+    }
+    if (status == APIGEN_EXIT_OK && make_dirs(outdir)) {
+      diag_error(&d, "Cannot create output folder: path=%s: %s", outdir, strerror(errno));
+      status = APIGEN_EXIT_IO;
     }
     if (status == APIGEN_EXIT_OK && write_file_atomic(model_path, yaml, strlen(yaml))) {
       diag_error(&d, "Cannot write model: path=%s: %s", model_path, strerror(errno));

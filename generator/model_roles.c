@@ -8,9 +8,12 @@
 
 #include "clang_type.h"
 
+/* Plain char only: `unsigned char *` and `uint8_t *` are byte buffers, not text. */
 static bool is_char_type(const struct model_type *t) {
-  return t && t->kind == MODEL_KIND_INT && t->size == 1 &&
-         (strstr(t->canonical, "char") != NULL);
+  if (!t || t->kind != MODEL_KIND_INT || t->size != 1)
+    return false;
+  const char *c = str_starts_with(t->canonical, "const ") ? t->canonical + 6 : t->canonical;
+  return strcmp(c, "char") == 0;
 }
 
 static void infer_from_c(struct model_param *p) {
@@ -75,7 +78,7 @@ static int read_bracket_tags(const char *s, struct model_param *p) {
       p->optional = true;
       p->optional_from = MODEL_FROM_DOC;
     } else if (str_starts_with(compact, "range(")) {
-      /* range(lower, upper): the array holds upper elements when lower is 0. */
+      /* range(lower, upper): Level Zero always writes 0 as lower; upper is the length. */
       char *comma = strchr(tag, ',');
       char *close = strrchr(tag, ')');
       if (comma && close && close > comma) {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "template.h"
 #include "tree.h"
@@ -54,6 +55,8 @@ int render_backend(const struct model *m, const struct spec *s, const char *temp
     free(text);
     free(path);
   }
+  if (rc == 0 && mkdir(outdir, 0777) != 0 && errno != EEXIST)
+    rc = diag_error(d, "Cannot create output folder: path=%s: %s", outdir, strerror(errno));
   for (int i = 0; i < n && rc == 0; i++)
     if (write_file_atomic(outputs[i].path, outputs[i].text, strlen(outputs[i].text)))
       rc = diag_error(d, "Cannot write generated file: path=%s: %s", outputs[i].path,

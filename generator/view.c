@@ -2,6 +2,7 @@
 #include "view.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,9 +406,57 @@ static int check_patterns(struct view *v, const struct ptrvec *patterns, const c
   return v->status;
 }
 
+/* The spec's trace section must name what the model has: a library to interpose, a hooks
+ * file where CMake builds it (runtime/hooks/<backend>_hooks.c), status params and type. */
+static void check_trace(struct view *v) {
+  const struct spec *s = v->s;
+  const struct spec_trace *t = &s->trace;
+  if (!v->m->library)
+    v->status = diag_error_at(v->d, s->path, t->loc.line, t->loc.column,
+                              "Cannot trace backend=%s: a trace section needs `library`, the "
+                              "soname whose functions the interposer wraps",
+                              v->m->backend);
+  if (t->hooks) {
+    char *expected = xasprintf("%s_hooks.c", v->m->backend);
+    char *path = xasprintf("%s/../runtime/hooks/%s", s->dir, t->hooks);
+    FILE *f = fopen(path, "r");
+    if (strcmp(t->hooks, expected) != 0 || !f)
+      v->status = diag_error_at(v->d, s->path, t->loc.line, t->loc.column,
+                                "Cannot use hooks=%s: the hooks of backend %s live in "
+                                "runtime/hooks/%s%s",
+                                t->hooks, v->m->backend, expected, f ? "" : " (not found)");
+    if (f)
+      fclose(f);
+    free(expected);
+    free(path);
+  }
+  for (size_t i = 0; i < t->status_params.len; i++) {
+    const struct spec_string *sp = t->status_params.items[i];
+    bool found = false;
+    for (size_t k = 0; k < v->m->functions.len && !found; k++)
+      found = param_named(v->m->functions.items[k], sp->value, strlen(sp->value)) != NULL;
+    if (!found)
+      v->status = diag_error_at(v->d, s->path, sp->loc.line, sp->loc.column,
+                                "Filter matches nothing: trace.status.params param=%s",
+                                sp->value);
+  }
+  if (t->status_type) {
+    bool found = false;
+    for (size_t k = 0; k < v->m->functions.len && !found; k++)
+      found = strcmp(((struct model_function *)v->m->functions.items[k])->result->spelling,
+                     t->status_type) == 0;
+    if (!found)
+      v->status = diag_error_at(v->d, s->path, t->loc.line, t->loc.column,
+                                "Filter matches nothing: no function returns "
+                                "trace.status.type=%s",
+                                t->status_type);
+  }
+}
+
 struct tree *view_build(const struct model *m, const struct spec *s, const char *model_path,
                         struct diag *d) {
   struct view v = {m, s, d, 0};
+  check_trace(&v);
   struct tree *root = tree_map();
   tree_set_string(root, "backend", m->backend);
   char *upper = xstrdup(m->backend);

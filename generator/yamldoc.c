@@ -94,6 +94,11 @@ int yamldoc_check_keys(struct yamldoc *y, yaml_node_t *mapping, const char *cons
       rc = yamldoc_error(y, keynode, d, "Cannot read %s: a key must be a plain string", what);
       continue;
     }
+    for (yaml_node_pair_t *q = mapping->data.mapping.pairs.start; q < p; q++) {
+      const char *earlier = yamldoc_scalar(yamldoc_node(y, q->key));
+      if (earlier && strcmp(earlier, k) == 0)
+        rc = yamldoc_error(y, keynode, d, "Duplicate key in %s: key=%s (written twice)", what, k);
+    }
     bool known = false;
     for (const char *const *a = allowed; *a; a++)
       if (strcmp(*a, k) == 0)

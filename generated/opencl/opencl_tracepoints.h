@@ -1517,6 +1517,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_entry_ful
     lttng_ust_field_integer_hex(uintptr_t, strings, (uintptr_t)tracer_args->strings)
     lttng_ust_field_integer_hex(uintptr_t, lengths, (uintptr_t)tracer_args->lengths)
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_sequence_hex(uintptr_t, strings_vals, (const uintptr_t *)tracer_args->strings, size_t, tracer_clamp(tracer_args->strings ? (size_t)(tracer_args->count) : 0, TRACER_MAX_ELEMENTS))
     lttng_ust_field_sequence(uint64_t, lengths_vals, (const uint64_t *)tracer_args->lengths, size_t, tracer_clamp(tracer_args->lengths ? (size_t)(tracer_args->count) : 0, TRACER_MAX_ELEMENTS))
   )
 )
@@ -1526,7 +1527,6 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_exit_full
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, strings_vals, (const uintptr_t *)tracer_args->strings, size_t, tracer_clamp(tracer_args->strings ? (size_t)(tracer_args->count) : 0, TRACER_MAX_ELEMENTS))
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
     lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
   )
@@ -1567,6 +1567,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_entry_ful
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
     lttng_ust_field_sequence_hex(uintptr_t, device_list_vals, (const uintptr_t *)tracer_args->device_list, size_t, tracer_clamp(tracer_args->device_list ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
     lttng_ust_field_sequence(uint64_t, lengths_vals, (const uint64_t *)tracer_args->lengths, size_t, tracer_clamp(tracer_args->lengths ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
+    lttng_ust_field_sequence_hex(uintptr_t, binaries_vals, (const uintptr_t *)tracer_args->binaries, size_t, tracer_clamp(tracer_args->binaries ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
   )
 )
 
@@ -1575,7 +1576,6 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_exit_full
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, binaries_vals, (const uintptr_t *)tracer_args->binaries, size_t, tracer_clamp(tracer_args->binaries ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
     lttng_ust_field_sequence(int32_t, binary_status_vals, (const int32_t *)tracer_args->binary_status, size_t, tracer_clamp(tracer_args->binary_status ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
     lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)

@@ -285,6 +285,11 @@ static void write_compact_trace(void) {
   w_int_be(w, 16, 0);
   w_int(w, 8, 64, 0);
   end_packet(w, marks, "stream_0", 256);
+  /* Packets 3 and 4: the counter drops (seen from LTTng), then goes on from 12. */
+  marks = begin_compact_packet(w, B + (1ull << 43), 0, 3);
+  end_packet(w, marks, "stream_0", 128);
+  marks = begin_compact_packet(w, B + (1ull << 43) + 1, 20, 3);
+  end_packet(w, marks, "stream_0", 128);
   free(w);
 }
 
@@ -377,7 +382,8 @@ static void test_compact_trace(void) {
   }
   CHECK(status == CTF_END, "end of stream: %s", error.message);
   CHECK(count == 6, "%zu events", count);
-  CHECK(ctf_cursor_events_discarded(cursor) == 12, "12 discarded in all");
+  CHECK(ctf_cursor_events_discarded(cursor) == 20, "20 discarded in all, not %" PRIu64,
+        ctf_cursor_events_discarded(cursor));
   ctf_cursor_close(cursor);
   ctf_trace_close(trace);
 }
@@ -566,8 +572,80 @@ static void test_metadata_errors(void) {
         "caret: %s", error.message);
 }
 
+/* ---- TSDL that LTTng does not write but CTF 1.8 allows ---------------------------------- */
+
+static const char kitchen_sink_metadata[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 32; align = 8; signed = true; } := int;\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := unsigned char;\n"
+    "typedef unsigned char byte_t, pair_t[2];\n"
+    "trace { major = 1; minor = 8; byte_order = be; };\n"
+    "env { hostname = \"h1\"; hostname = \"h2\"; n = 3; };\n"
+    "callsite { name = \"x\"; func = \"f\"; ip = 0x1234; file = \"a.c\"; line = 12; };\n"
+    "enum color { RED, GREEN = 5, \"BLUE\" };\n"
+    "struct point { byte_t x; byte_t y; } align(32);\n"
+    "variant choice { int RED; string GREEN; };\n"
+    "stream { event.header := struct { enum color id; };\n"
+    "  event.context := struct { struct point p; }; };\n"
+    "event { name = \"k\"; loglevel = -2; model.emf.uri = \"http://x\"; fields := struct {\n"
+    "  enum color c;\n"
+    "  variant choice <c> v;\n"
+    "  pair_t pr;\n"
+    "  integer { size = 12; align = 4; base = 8; byte_order = native; } o;\n"
+    "  string { encoding = ASCII; } s;\n"
+    "  floating_point { exp_dig = 8; mant_dig = 24; byte_order = le; } f;\n"
+    "  integer { size = 8; } grid[2][3];\n"
+    "}; };\n";
+
+static void test_metadata_parse(void) {
+  write_file("metadata", kitchen_sink_metadata, strlen(kitchen_sink_metadata));
+  struct ctf_error error = {0};
+  struct ctf_trace *trace = NULL;
+  enum ctf_status status = ctf_trace_open(work, &trace, &error);
+  CHECK(status == CTF_OK, "open kitchen-sink metadata: %s", error.message);
+  if (status != CTF_OK)
+    return;
+  const struct ctf_subtrace *sub = ctf_trace_subtrace(trace, 0);
+  CHECK(!strcmp(ctf_subtrace_env_string(sub, "hostname"), "h2"), "a later env value wins");
+  CHECK(sub->byte_order == CTF_BYTE_ORDER_BE, "trace byte order");
+  CHECK(ctf_trace_stream_count(trace) == 0, "no stream file");
+  const struct ctf_event_class *k = ctf_trace_event_class(trace, 0);
+  CHECK(k && k->field_count == 7 && k->loglevel == -2 && !strcmp(k->emf_uri, "http://x"),
+        "event class attributes");
+  if (!k || k->field_count != 7) {
+    ctf_trace_close(trace);
+    return;
+  }
+  const struct ctf_type *color = k->fields[0].type;
+  CHECK(color->kind == CTF_TYPE_ENUM && color->u.enumeration.mapping_count == 3 &&
+            color->u.enumeration.mappings[1].lower == 5 &&
+            color->u.enumeration.mappings[2].lower == 6 &&
+            color->u.enumeration.container->u.integer.is_signed, "enum with the int default");
+  CHECK(k->fields[1].type->kind == CTF_TYPE_VARIANT &&
+            !strcmp(k->fields[1].type->u.variant.tag, "c"), "tagged variant reference");
+  const struct ctf_type *pair = k->fields[2].type;
+  CHECK(pair->kind == CTF_TYPE_ARRAY && pair->u.array.length == 2 && pair->size == 16,
+        "typedef of an array");
+  const struct ctf_type *octal = k->fields[3].type;
+  CHECK(octal->u.integer.base == 8 && octal->u.integer.byte_order == CTF_BYTE_ORDER_BE &&
+            octal->alignment == 4, "native byte order resolved to the trace's");
+  CHECK(k->fields[4].type->u.string.encoding == CTF_ENCODING_ASCII, "string encoding");
+  CHECK(k->fields[5].type->u.floating.byte_order == CTF_BYTE_ORDER_LE, "float byte order");
+  const struct ctf_type *grid = k->fields[6].type;
+  CHECK(grid->u.array.length == 2 && grid->u.array.element->u.array.length == 3 &&
+            grid->size == 48, "a[2][3] holds 2 arrays of 3");
+  const struct ctf_type *context = k->stream_class->event_context;
+  const struct ctf_type *point = context->u.structure.fields[0].type;
+  CHECK(point->alignment == 32 && point->size == 16, "struct align(32)");
+  CHECK(k->stream_class->id == 0 && k->stream_class->clock == NULL, "implicit stream id");
+  CHECK(ctf_event_class_field_index(k, "grid") == 6 && ctf_event_class_field_index(k, "x") < 0,
+        "field lookup");
+  ctf_trace_close(trace);
+}
+
 int main(void) {
-  snprintf(work, sizeof work, "%s/ctf_unit_test.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  snprintf(work, sizeof work, "%s/ctf_unit_test.XXXXXX", tmp);
   if (!mkdtemp(work)) {
     perror("mkdtemp");
     return 1;
@@ -581,6 +659,9 @@ int main(void) {
   if (system(command) != 0)
     return 1;
   test_metadata_errors();
+  if (system(command) != 0)
+    return 1;
+  test_metadata_parse();
   snprintf(command, sizeof command, "rm -rf '%s'", work);
   if (system(command) != 0)
     return 1;

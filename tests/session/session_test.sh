@@ -2,7 +2,7 @@
 # End-to-end tests of cli/session and cli/launch with a real LTTng session daemon, a
 # real lttng-ust app and babeltrace2 as the reference reader.
 #
-#   session_test.sh SCENARIO DRIVER APP PTY INTERPOSER_LIB USER_PRELOAD_LIB
+#   session_test.sh SCENARIO DRIVER APP PTY INTERPOSER_LIB USER_PRELOAD_LIB SLOW_CREATE_LIB
 #
 # SCENARIO is one of: basic exit_status not_runnable output_refused concurrent
 # private_daemon signals terminal_sigint loss shared_scope root_daemon. Exit 0 on
@@ -10,7 +10,7 @@
 # this user.
 set -u
 
-scenario=$1 driver=$2 app=$3 pty=$4 interposer=$5 user_lib=$6
+scenario=$1 driver=$2 app=$3 pty=$4 interposer=$5 user_lib=$6 slow_create=$7
 SKIP=77
 
 for tool in lttng-sessiond lttng babeltrace2; do
@@ -331,7 +331,7 @@ root_daemon)
     exit $SKIP
   fi
   unshare --mount --propagation private sh "$0" root_daemon_inside "$driver" "$app" \
-    "$pty" "$interposer" "$user_lib"
+    "$pty" "$interposer" "$user_lib" "$slow_create"
   exit $?
   ;;
 
@@ -392,6 +392,28 @@ root_daemon_inside)
       $(($(info "$work/infoa" daemon_stopped) + $(info "$work/infob" daemon_stopped)))
     check_eq "no daemon left" "" "$(daemons_here)"
   fi
+  stop_daemons_here
+
+  # The daemon goes away under a job that found it but has not created its session
+  # yet: job D finds the daemon that job C started, then (slowed down on purpose) C
+  # ends, sees no other session and stops it. D must start over and trace normally.
+  run_driver -o "$work/tc" --info "$work/infoc" -- "$app" --events 10 --tag C \
+    --pause-us 50000 >/dev/null 2>"$work/errc" &
+  pid_c=$!
+  sleep 0.2
+  LD_PRELOAD="$slow_create" SESSION_TEST_CREATE_DELAY_MS=2500 run_driver -o "$work/td" \
+    --info "$work/infod" -- "$app" --events 10 --tag D >/dev/null 2>"$work/errd"
+  check_eq "run D exit" 0 $?
+  wait $pid_c
+  check_eq "run C exit" 0 $?
+  grep -h session_test_driver "$work/errc" "$work/errd"
+  check_eq "C started the daemon" 1 "$(info "$work/infoc" daemon_started)"
+  check_eq "C stopped it, D's session not being there yet" 1 \
+    "$(info "$work/infoc" daemon_stopped)"
+  check_eq "D started another one" 1 "$(info "$work/infod" daemon_started)"
+  check_eq "C's events" 10 "$(count_tag "$work/tc" C)"
+  check_eq "D's events" 10 "$(count_tag "$work/td" D)"
+  check_eq "no daemon left" "" "$(daemons_here)"
   ;;
 
 *)
