@@ -401,6 +401,9 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
                                                     "%s%s", ec->pub.name, x.failure,
                          cut_reason(cursor));
   }
+  if (x.position == start)   /* no header and nothing else: it would never advance */
+    return stream_fail(cursor, error, start, "Cannot read event: event=%s takes 0 bits",
+                       ec->pub.name);
   cursor->position = x.position;
   cursor->clock = x.clock;
   struct ctf_event *event = &cursor->event;

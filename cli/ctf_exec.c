@@ -390,10 +390,8 @@ enum ctf_status ctf_exec_scope(const struct ctf_plan *plan, struct ctf_exec *x) 
   x->position = align_up(x->position, plan->alignment);
   if (plan->flat || (!x->values && !plan->needs_walk)) {
     uint64_t size = (uint64_t)plan->fixed_size;
-    if (x->position > x->end || x->end - x->position < size) {
-      x->failure = NOT_IN_PACKET;
-      return CTF_ERR_DATA;
-    }
+    if (x->position > x->end || x->end - x->position < size)
+      return ctf_exec_run(plan, 0, plan->op_count, x);   /* fails at the field that ends past */
     if (plan->flat && (x->values || plan->needs_walk))
       run_flat(plan, x, x->position);
     x->position += size;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,7 +31,7 @@ struct launch_process {
   pid_t pid;
   enum launch_state state;
   int wait_status;
-  int release_fd;    /* write end of the pipe the held child reads; -1 when closed */
+  int release_fd;    /* our end of the socket pair the held child reads; -1 when closed */
   int exec_error_fd; /* read end of the close-on-exec pipe that reports exec errors */
   char *command_path;  /* owned */
   char *preload_value; /* owned */
@@ -218,9 +219,13 @@ enum launch_status launch_start(const struct launch_request *request,
   struct launch_env env = {0};
   struct launch_process *process = NULL;
   char **shell_argv = NULL;
-  int release_pipe[2] = {-1, -1}, exec_error_pipe[2] = {-1, -1};
+  int release_channel[2] = {-1, -1}, exec_error_pipe[2] = {-1, -1};
   char *path = NULL;
   int search_errno = 0;
+  struct child_plan plan;
+  sigset_t forwarded;
+  pid_t pid = -1;
+  int fork_errno = 0;
 
   switch (path_search_executable(request->argv[0], &path, &search_errno)) {
   case PATH_SEARCH_FOUND:
@@ -252,8 +257,12 @@ enum launch_status launch_start(const struct launch_request *request,
   }
   process->release_fd = -1;
   process->exec_error_fd = -1;
-  if (pipe2(release_pipe, O_CLOEXEC) != 0 || pipe2(exec_error_pipe, O_CLOEXEC) != 0) {
-    status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: command=%s, pipe: %s",
+  /* The release channel is a socket pair rather than a pipe so that the release can be
+   * sent with MSG_NOSIGNAL: if the held child died meanwhile (a forwarded SIGTERM), a
+   * pipe write would raise SIGPIPE and kill the tracer. */
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, release_channel) != 0 ||
+      pipe2(exec_error_pipe, O_CLOEXEC) != 0) {
+    status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: command=%s, pipe or socketpair: %s",
                   request->argv[0], strerror(errno));
     goto out;
   }
@@ -261,17 +270,16 @@ enum launch_status launch_start(const struct launch_request *request,
   /* Forwarded signals stay blocked until the child's pid is known, so none is lost
    * between fork and the moment the handler knows where to send it; the child restores
    * the original mask itself. */
-  struct child_plan plan = {
+  plan = (struct child_plan){
       .path = path,
       .argv = (char *const *)request->argv,
       .shell_argv = shell_argv,
       .envp = env.entries,
-      .release_read_fd = release_pipe[0],
-      .release_write_fd = release_pipe[1],
+      .release_read_fd = release_channel[0],
+      .release_write_fd = release_channel[1],
       .exec_error_read_fd = exec_error_pipe[0],
       .exec_error_write_fd = exec_error_pipe[1],
   };
-  sigset_t forwarded;
   forwarded_set(&forwarded);
   pthread_sigmask(SIG_BLOCK, &forwarded, &plan.original_mask);
   if (install_handlers() != 0) {
@@ -280,11 +288,11 @@ enum launch_status launch_start(const struct launch_request *request,
                   request->argv[0], strerror(errno));
     goto out;
   }
-  pid_t pid = fork();
+  pid = fork();
   if (pid == 0) {
     run_child(&plan);
   }
-  int fork_errno = errno;
+  fork_errno = errno;
   if (pid > 0) {
     forward_target = (sig_atomic_t)pid;
   } else {
@@ -299,9 +307,9 @@ enum launch_status launch_start(const struct launch_request *request,
 
   process->pid = pid;
   process->state = LAUNCH_STATE_HELD;
-  process->release_fd = release_pipe[1];
+  process->release_fd = release_channel[1];
   process->exec_error_fd = exec_error_pipe[0];
-  release_pipe[1] = -1;
+  release_channel[1] = -1;
   exec_error_pipe[0] = -1;
   process->command_path = path;
   process->preload_value = env.preload_value;
@@ -312,8 +320,8 @@ enum launch_status launch_start(const struct launch_request *request,
 
 out:
   for (int i = 0; i < 2; i++) {
-    if (release_pipe[i] >= 0) {
-      close(release_pipe[i]);
+    if (release_channel[i] >= 0) {
+      close(release_channel[i]);
     }
     if (exec_error_pipe[i] >= 0) {
       close(exec_error_pipe[i]);
@@ -380,7 +388,7 @@ enum launch_status launch_release(struct launch_process *process, struct launch_
   char go = 1;
   ssize_t written;
   do {
-    written = write(process->release_fd, &go, 1);
+    written = send(process->release_fd, &go, 1, MSG_NOSIGNAL);
   } while (written < 0 && errno == EINTR);
   int write_errno = errno;
   close(process->release_fd);
@@ -402,6 +410,11 @@ enum launch_status launch_release(struct launch_process *process, struct launch_
   struct launch_error ignored;
   reap(process, &ignored);
   if (written != 1) {
+    /* A signal forwarded while the child was held killed it, as it would have killed
+     * the app: launch_wait() reports that death like any other. */
+    if (process->state == LAUNCH_STATE_ENDED && WIFSIGNALED(process->wait_status)) {
+      return LAUNCH_OK;
+    }
     return fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: command=%s, release: %s",
                 process->command_path, strerror(write_errno));
   }
@@ -439,7 +452,7 @@ void launch_free(struct launch_process *process)
     return;
   }
   if (process->state == LAUNCH_STATE_HELD) {
-    /* End of file on the release pipe makes the held child exit without running. */
+    /* End of file on the release channel makes the held child exit without running. */
     close(process->release_fd);
     process->release_fd = -1;
     struct launch_error ignored;

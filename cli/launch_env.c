@@ -109,6 +109,58 @@ static char *make_entry(const char *name, const char *value)
   return entry;
 }
 
+static void free_entries(char **entries)
+{
+  if (entries != NULL) {
+    for (size_t i = 0; entries[i] != NULL; i++) {
+      free(entries[i]);
+    }
+    free(entries);
+  }
+}
+
+/* Fills entries (zeroed, large enough) in order: the inherited environment less what is
+ * replaced, the extra entries, LD_PRELOAD, the register timeout unless the user set it.
+ * Returns false when out of memory. */
+static bool fill_entries(char **entries, const struct launch_request *request,
+                         const char *preload_value)
+{
+  const char *const *extra = request->extra_environment;
+  size_t count = 0;
+  bool timeout_given = false;
+  size_t timeout_len = strlen(register_timeout_name);
+  for (size_t i = 0; environ != NULL && environ[i] != NULL; i++) {
+    const char *entry = environ[i];
+    if (has_name(entry, preload_name, strlen(preload_name)) ||
+        list_has_name(extra, entry, name_length(entry))) {
+      continue;
+    }
+    timeout_given = timeout_given || has_name(entry, register_timeout_name, timeout_len);
+    if ((entries[count++] = strdup(entry)) == NULL) {
+      return false;
+    }
+  }
+  for (size_t i = 0; extra != NULL && extra[i] != NULL; i++) {
+    timeout_given = timeout_given || has_name(extra[i], register_timeout_name, timeout_len);
+    if ((entries[count++] = strdup(extra[i])) == NULL) {
+      return false;
+    }
+  }
+  if ((entries[count++] = make_entry(preload_name, preload_value)) == NULL) {
+    return false;
+  }
+  if (!timeout_given) {
+    char value[24];
+    int timeout_ms = request->register_timeout_ms != 0 ? request->register_timeout_ms
+                                                       : LAUNCH_DEFAULT_REGISTER_TIMEOUT_MS;
+    snprintf(value, sizeof value, "%d", timeout_ms);
+    if ((entries[count++] = make_entry(register_timeout_name, value)) == NULL) {
+      return false;
+    }
+  }
+  return true;
+}
+
 enum launch_status launch_env_build(const struct launch_request *request,
                                     const char *fork_library, struct launch_env *env,
                                     struct launch_error *error)
@@ -153,76 +205,20 @@ enum launch_status launch_env_build(const struct launch_request *request,
   /* Inherited entries, extra entries, LD_PRELOAD, the register timeout, NULL. */
   char **entries = calloc(inherited + extra_count + 3, sizeof *entries);
   char *preload_value = join_preload(request, fork_library);
-  if (entries == NULL || preload_value == NULL) {
-    status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
-    goto out;
-  }
-
-  size_t count = 0;
-  bool timeout_given = false;
-  size_t timeout_len = strlen(register_timeout_name);
-  for (size_t i = 0; i < inherited; i++) {
-    const char *entry = environ[i];
-    size_t len = name_length(entry);
-    if (has_name(entry, preload_name, strlen(preload_name)) ||
-        list_has_name(extra, entry, len)) {
-      continue;
-    }
-    if (has_name(entry, register_timeout_name, timeout_len)) {
-      timeout_given = true;
-    }
-    if ((entries[count++] = strdup(entry)) == NULL) {
-      status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
-      goto out;
-    }
-  }
-  for (size_t i = 0; i < extra_count; i++) {
-    if (has_name(extra[i], register_timeout_name, timeout_len)) {
-      timeout_given = true;
-    }
-    if ((entries[count++] = strdup(extra[i])) == NULL) {
-      status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
-      goto out;
-    }
-  }
-  if ((entries[count++] = make_entry(preload_name, preload_value)) == NULL) {
-    status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
-    goto out;
-  }
-  if (!timeout_given) {
-    char value[24];
-    int timeout_ms = request->register_timeout_ms != 0 ? request->register_timeout_ms
-                                                       : LAUNCH_DEFAULT_REGISTER_TIMEOUT_MS;
-    snprintf(value, sizeof value, "%d", timeout_ms);
-    if ((entries[count++] = make_entry(register_timeout_name, value)) == NULL) {
-      status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
-      goto out;
-    }
+  if (entries == NULL || preload_value == NULL ||
+      !fill_entries(entries, request, preload_value)) {
+    free_entries(entries);
+    free(preload_value);
+    return fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
   }
   env->entries = entries;
   env->preload_value = preload_value;
-  entries = NULL;
-  preload_value = NULL;
-
-out:
-  if (entries != NULL) {
-    for (size_t i = 0; entries[i] != NULL; i++) {
-      free(entries[i]);
-    }
-    free(entries);
-  }
-  free(preload_value);
-  return status;
+  return LAUNCH_OK;
 }
 
 void launch_env_free(struct launch_env *env)
 {
-  if (env->entries != NULL) {
-    for (size_t i = 0; env->entries[i] != NULL; i++) {
-      free(env->entries[i]);
-    }
-    free(env->entries);
-  }
+  free_entries(env->entries);
   free(env->preload_value);
   env->entries = NULL;
   env->preload_value = NULL;

@@ -25,11 +25,20 @@
  * this job nothing else can register, so every process is recorded, forked children
  * included.
  *
+ * Concurrent jobs on the root daemon. Jobs that find no daemon at once race to start
+ * one; the losers use the winner's. The job that started it stops it at its end only if
+ * no other session exists then; a job that found the daemon but had not created its
+ * session yet when it was stopped starts its set-up over (up to 3 times). A job that
+ * leaves the daemon running says so (daemon_left_running): the daemon then outlives
+ * every job, as a daemon started by hand would.
+ *
  * Conventions: options are borrowed for the duration of session_begin(); a struct
  * session is owned by the caller and freed with session_free(). Functions return
  * SESSION_OK or a failure and fill *error with one sentence ("Cannot create session:
- * key=value, ...: cause"); they never print or exit. Not thread-safe: call from the main
- * thread (setenv and liblttng-ctl's connection are process-wide).
+ * key=value, ...: cause"); they never print or exit. Not thread-safe: liblttng-ctl keeps
+ * its connection in globals and session_begin sets LTTNG_HOME with setenv, so no two
+ * session_* calls may run at once; session_track_process() may be called from another
+ * thread while the main one only waits for the app.
  */
 #ifndef TRACER_SESSION_H
 #define TRACER_SESSION_H

@@ -248,11 +248,13 @@ static enum session_status find_daemon_binary(char **path_out, struct session_er
               "lttng-tools, or set LTTNG_SESSIOND_PATH)");
 }
 
-/* Runs `lttng-sessiond --daemonize --no-kernel` with its output in capture_fd and waits
- * for that first process to exit: with --daemonize it exits once the detached daemon is
- * ready for clients, or with an error. */
-static enum session_status spawn_daemon(const char *binary, int capture_fd, int timeout_ms,
-                                        int *exit_status, struct session_error *error)
+/* Runs `lttng-sessiond --daemonize --no-kernel` with its output in capture_fd and waits,
+ * until deadline, for that first process to exit: with --daemonize it exits once the
+ * detached daemon is ready for clients, or with an error. timeout_ms is the whole wait,
+ * for the message. */
+static enum session_status spawn_daemon(const char *binary, int capture_fd,
+                                        long long deadline, int timeout_ms, int *exit_status,
+                                        struct session_error *error)
 {
   int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (null_fd < 0) {
@@ -294,7 +296,6 @@ static enum session_status spawn_daemon(const char *binary, int capture_fd, int 
                 strerror(fork_errno));
   }
 
-  long long deadline = now_ms() + timeout_ms;
   for (;;) {
     int status;
     pid_t reaped = waitpid(pid, &status, WNOHANG);
@@ -388,6 +389,29 @@ static void discard_private_home(struct session_daemon *daemon)
   daemon->run_dir = NULL;
 }
 
+/* An unlinked temporary file holds the daemon's output: unlike a pipe it can never fill
+ * up and block the daemon, and it vanishes with the descriptor. */
+static enum session_status open_capture_file(int *fd_out, struct session_error *error)
+{
+  char *path = concat(temp_folder(0), "/tracer-sessiond-output-XXXXXX");
+  if (path == NULL) {
+    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+  }
+  int fd = mkostemp(path, O_CLOEXEC);
+  int saved_errno = errno;
+  if (fd >= 0) {
+    unlink(path);
+  }
+  free(path);
+  if (fd < 0) {
+    return fail(error, SESSION_ERR_SYSTEM,
+                "Cannot start session daemon: cannot create a file for its output: %s",
+                strerror(saved_errno));
+  }
+  *fd_out = fd;
+  return SESSION_OK;
+}
+
 enum session_status session_daemon_ensure(struct session_daemon *daemon, int timeout_ms,
                                           struct session_error *error)
 {
@@ -415,23 +439,8 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
     goto out;
   }
 
-  /* An unlinked temporary file holds the daemon's output: unlike a pipe it can never
-   * fill up and block the daemon, and it vanishes with the descriptor. */
-  char *capture_path = concat(temp_folder(0), "/tracer-sessiond-output-XXXXXX");
-  if (capture_path == NULL) {
-    status = fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
-    goto out;
-  }
-  capture_fd = mkostemp(capture_path, O_CLOEXEC);
-  int capture_errno = errno;
-  if (capture_fd >= 0) {
-    unlink(capture_path);
-  }
-  free(capture_path);
-  if (capture_fd < 0) {
-    status = fail(error, SESSION_ERR_SYSTEM,
-                  "Cannot start session daemon: cannot create a file for its output: %s",
-                  strerror(capture_errno));
+  status = open_capture_file(&capture_fd, error);
+  if (status != SESSION_OK) {
     goto out;
   }
 
@@ -441,9 +450,7 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
    * instead (stopped by the job that started it), it starts one again. */
   for (int attempt = 1;; attempt++) {
     int exit_status = 0;
-    long long remaining = deadline - now_ms();
-    status = spawn_daemon(binary, capture_fd, remaining > 0 ? (int)remaining : 1,
-                          &exit_status, error);
+    status = spawn_daemon(binary, capture_fd, deadline, timeout_ms, &exit_status, error);
     if (status != SESSION_OK) {
       goto out;
     }

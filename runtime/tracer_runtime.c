@@ -92,11 +92,13 @@ void tracer_device_command(const char *backend, enum tracer_command_kind kind, c
                        name ? name : "", bytes, queue, start, end);
 }
 
-/* Forked children: a tracer whose session records only the app's processes names a
- * socket in TRACER_FORK_SOCKET. In a child, before LTTng-UST registers it with the
- * session daemon, the runtime sends the child's pid there and waits for the tracer to
- * add it (cli/fork_listener.c). Only async-signal-safe calls: the parent may have had
- * other threads when it forked. */
+/* Children: a tracer whose session records only the app's processes names a socket in
+ * TRACER_FORK_SOCKET. The runtime sends the pid of each new process there and waits for
+ * the tracer to add it (cli/fork_listener.c): from a fork child before LTTng-UST
+ * registers it (pthread_atfork), and from every program started with the preload
+ * (the constructor), which covers vfork, posix_spawn and shell scripts, whose children
+ * run no atfork handler. Only async-signal-safe calls: the parent may have had other
+ * threads when it forked. */
 static char fork_socket[sizeof(((struct sockaddr_un *)0)->sun_path)];
 
 static void notify_fork_child(void) {
@@ -129,5 +131,6 @@ __attribute__((constructor)) static void tracer_runtime_init(void) {
   if (path && *path && strlen(path) < sizeof fork_socket) {
     memcpy(fork_socket, path, strlen(path) + 1);
     pthread_atfork(NULL, NULL, notify_fork_child);
+    notify_fork_child();
   }
 }

@@ -4,6 +4,8 @@
  *                      runs its own kernel and exits; the parent waits, runs its kernel
  *                      again and cleans up.
  *   forker exec VADD   the same, but the child execs VADD (the vadd app) instead.
+ *   forker spawn VADD  the parent starts VADD with posix_spawn (glibc makes the child
+ *                      with clone(CLONE_VM | CLONE_VFORK): no fork handlers run).
  *
  * The parent writes its manifest to $APP_MANIFEST, the child (or VADD) to
  * $APP_MANIFEST.child; a test adds the two up.
@@ -15,8 +17,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cl_util.h"
 
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 enum { N = 256 };
 
@@ -75,10 +80,29 @@ static int child(cl_device_id device) {
   return 0;
 }
 
+/* Points APP_MANIFEST at $APP_MANIFEST.child for a child that writes its own manifest;
+ * returns the parent's value (a copy) to put back, or NULL. */
+static char *child_manifest(void) {
+  const char *manifest = getenv("APP_MANIFEST");
+  if (!manifest || !*manifest)
+    return NULL;
+  char *saved = strdup(manifest), path[4096];
+  if (!saved)
+    clu_fail("out of memory");
+  snprintf(path, sizeof path, "%s.child", manifest);
+  setenv("APP_MANIFEST", path, 1);
+  return saved;
+}
+
 int main(int argc, char **argv) {
-  int exec_mode = argc == 3 && strcmp(argv[1], "exec") == 0;
-  if (!exec_mode && !(argc == 2 && strcmp(argv[1], "fork") == 0))
-    clu_fail("usage: forker fork | forker exec VADD");
+  enum { FORK, EXEC, SPAWN } mode = FORK;
+  if (argc == 3 && strcmp(argv[1], "exec") == 0)
+    mode = EXEC;
+  else if (argc == 3 && strcmp(argv[1], "spawn") == 0)
+    mode = SPAWN;
+  else if (!(argc == 2 && strcmp(argv[1], "fork") == 0))
+    clu_fail("usage: forker fork | forker exec VADD | forker spawn VADD");
+  static const char *const how[] = {"fork", "fork and exec", "posix_spawn"};
   setenv("POCL_DEVICES", "basic", 0);
 
   cl_platform_id platform;
@@ -96,21 +120,26 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; i++)
     data[i] = i;
   run(queue, kernel, "vscale", buffer, data);
-  printf("forker: parent ran vscale before %s\n", exec_mode ? "fork and exec" : "fork");
+  printf("forker: parent ran vscale before %s\n", how[mode]);
 
   fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0)
-    clu_fail("fork failed");
-  if (pid == 0) {
-    if (!exec_mode)
-      exit(child(device));
-    const char *manifest = getenv("APP_MANIFEST");
-    if (manifest && *manifest) {
-      char path[4096];
-      snprintf(path, sizeof path, "%s.child", manifest);
-      setenv("APP_MANIFEST", path, 1);
+  pid_t pid;
+  if (mode == SPAWN) {
+    char *saved = child_manifest();
+    char *const child_argv[] = {argv[2], NULL};
+    int rc = posix_spawn(&pid, argv[2], NULL, NULL, child_argv, environ);
+    if (saved) {
+      setenv("APP_MANIFEST", saved, 1);
+      free(saved);
     }
+    if (rc != 0)
+      clu_fail("posix_spawn %s: %s", argv[2], strerror(rc));
+  } else if ((pid = fork()) < 0) {
+    clu_fail("fork failed");
+  } else if (pid == 0) {
+    if (mode == FORK)
+      exit(child(device));
+    child_manifest();
     execl(argv[2], argv[2], (char *)NULL);
     perror(argv[2]);
     _exit(127);

@@ -2,8 +2,8 @@
 # The project's CTF reader (through ctf_dump) against babeltrace2, on traces recorded
 # here by the real LTTng with the ctf_test provider:
 #   main    per-UID buffers, every field kind, contexts vpid/vtid/procname, a burst from
-#           two threads (packets roll over), slow ticks (timestamps cross the 27-bit
-#           boundary, so compact and full event-header timestamps alternate)
+#           two threads (packets roll over), slow ticks 1 ms apart across a multiple of
+#           2^32 ns (the 32-bit compact event-header timestamps wrap there)
 #   lossy   4 KiB sub-buffers: discarded events, counted like babeltrace2 and lttng do
 #   pid     per-PID buffers, two processes: two sub-traces merged from the session folder
 # and copies of main: plain-text metadata, a metadata syntax error, an empty stream
@@ -39,7 +39,30 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
+# run_tracked SESSION START APP_ARGS...: runs the app so that only it records into
+# SESSION (starting the session first when START is yes). The sessiond is machine-wide
+# and other LTTng apps (other tests) run meanwhile: the app waits on a fifo until its PID
+# is in the session's process tracker, then goes.
+run_tracked() {
+  run_session=$1
+  run_start=$2
+  shift 2
+  gate="$work/gate"
+  rm -f "$gate"
+  mkfifo "$gate" || return 1
+  (read -r _ <"$gate" && exec env LTTNG_UST_REGISTER_TIMEOUT=-1 "$app" "$@") &
+  app_pid=$!
+  if ! lttng track -u -s "$run_session" --vpid="$app_pid" >/dev/null ||
+     { [ "$run_start" = yes ] && ! lttng start "$run_session" >/dev/null; }; then
+    kill "$app_pid" 2>/dev/null
+    return 1
+  fi
+  echo go >"$gate"
+  wait "$app_pid"
+}
+
 # record NAME "CHANNEL OPTIONS" APP_ARGS...: one session whose trace lands in $work/NAME.
+# The per-PID one runs the app twice: two processes, two sub-traces.
 record() {
   name=$1
   channel_options=$2
@@ -51,10 +74,9 @@ record() {
   lttng enable-channel -u -s "$session" $channel_options c0 >/dev/null &&
     lttng enable-event -u -s "$session" -c c0 'ctf_test:*' >/dev/null &&
     lttng add-context -u -s "$session" -c c0 -t vpid -t vtid -t procname >/dev/null &&
-    lttng start "$session" >/dev/null || return 1
-  LTTNG_UST_REGISTER_TIMEOUT=-1 "$app" "$@" || return 1
+    run_tracked "$session" yes "$@" || return 1
   if [ "$name" = pid ]; then
-    LTTNG_UST_REGISTER_TIMEOUT=-1 "$app" "$@" || return 1
+    run_tracked "$session" no "$@" || return 1
   fi
   lttng stop "$session" >/dev/null || return 1
   lttng list "$session" >"$work/$name.list" 2>&1
@@ -133,6 +155,20 @@ if compare "$work/main" main; then
     fail "main: at most ${most_packets:-0} packets per stream: packets did not roll over"
   else
     pass "main: $ticks ticks ($discarded discarded), up to $most_packets packets per stream"
+  fi
+  # The slow ticks straddle a multiple of 2^32 ns less than 2^27 ns apart: the 32-bit
+  # compact timestamp of the first one after it wrapped (as in babeltrace2's output).
+  wraps=$(awk '/ ctf_test:tick: / && / n = 18446744073709/ {
+      ts = substr($1, 2, 20) + 0
+      match($0, /cpu_id = [0-9]+/); cpu = substr($0, RSTART, RLENGTH)
+      if ((cpu in last) && int(ts / 4294967296) != int(last[cpu] / 4294967296) &&
+          ts - last[cpu] < 134217728) wraps++
+      last[cpu] = ts
+    } END { print wraps + 0 }' "$work/main.out")
+  if [ "$wraps" -ge 1 ]; then
+    pass "main: $wraps compact timestamp(s) wrapped at a 2^32 ns boundary"
+  else
+    fail "main: no compact timestamp wrapped (slow ticks missed the 2^32 ns boundary)"
   fi
   for kind in integers enums floats strings arrays empty; do
     grep -q " ctf_test:$kind: " "$work/main.out" || fail "main: no ctf_test:$kind event"

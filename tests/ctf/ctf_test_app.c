@@ -1,7 +1,9 @@
 /* Emits every event of the ctf_test provider with edge-case values, then a burst of
- * `tick` events (packets roll over) and slow ticks spaced out in time (compact event
- * header timestamps wrap between them). Usage:
- *   ctf_test_app [burst_ticks] [slow_ticks] [slow_interval_us] [threads] */
+ * `tick` events from several threads (packets roll over), then slow ticks centred on
+ * the next multiple of 2^32 ns of CLOCK_MONOTONIC (LTTng's clock): their 32-bit compact
+ * event-header timestamps wrap there, while the gaps stay under the 2^27 ns after which
+ * LTTng writes a full timestamp. Waits up to 4.3 s for that moment.
+ * Usage: ctf_test_app [burst_ticks] [slow_ticks] [slow_interval_us] [threads] */
 #define _GNU_SOURCE
 #include <float.h>
 #include <math.h>
@@ -69,6 +71,18 @@ static void emit_field_kinds(void) {
   lttng_ust_tracepoint(ctf_test, empty);
 }
 
+static uint64_t monotonic_ns(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
+}
+
+static void sleep_until(uint64_t ns) {
+  struct timespec when = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &when, NULL) != 0) {
+  }
+}
+
 static void *emit_ticks(void *arg) {
   const struct tick_job *job = arg;
   for (uint64_t i = 0; i < job->count; i++)
@@ -96,10 +110,15 @@ int main(int argc, char **argv) {
   for (int t = 0; t < threads; t++)
     pthread_join(tids[t], NULL);
 
-  struct timespec pause = {interval_us / 1000000, (interval_us % 1000000) * 1000};
-  for (uint64_t i = 0; i < slow; i++) {
-    lttng_ust_tracepoint(ctf_test, tick, UINT64_MAX - i);
-    nanosleep(&pause, NULL);
+  if (slow > 0) {
+    const uint64_t wrap = UINT64_C(1) << 32;
+    uint64_t interval = (uint64_t)(interval_us > 0 ? interval_us : 1) * 1000;
+    uint64_t half_span = slow * interval / 2;
+    uint64_t boundary = ((monotonic_ns() + half_span) | (wrap - 1)) + 1;
+    for (uint64_t i = 0; i < slow; i++) {
+      sleep_until(boundary - half_span + i * interval);
+      lttng_ust_tracepoint(ctf_test, tick, UINT64_MAX - i);
+    }
   }
   return 0;
 }

@@ -1,29 +1,30 @@
 #!/bin/sh
-# Tracing follows a fork and a fork + exec: the JSON tally of the forker app counts the
-# calls of both processes, and says 2 Processes.
+# Tracing follows a fork, a fork + exec, and a posix_spawn: the JSON tally of the forker
+# app counts the calls of both processes, and says 2 Processes.
 # Usage: forker_test.sh TRACER FORKER fork
-#        forker_test.sh TRACER FORKER exec VADD
+#        forker_test.sh TRACER FORKER exec|spawn VADD
 #
-# The parent's manifest and the child's ($APP_MANIFEST.child; in exec mode the vadd app
-# writes it) are added up; the tally must equal the sum in every count the tally test
+# The parent's manifest and the child's ($APP_MANIFEST.child; in exec and spawn modes the
+# vadd app writes it) are added up; the tally must equal the sum in every count the tally test
 # checks (calls per function, errors, kernels, transfers, bytes, threads), with
 # "processes": 2; the tracer returns 0 and stdout is the untraced run's; the text tally
 # of the saved trace (tracer -r) says `BACKEND_OPENCL | 1 Hostnames | 2 Processes | ...`.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-[ $# -ge 3 ] || { echo "usage: $0 TRACER FORKER fork|exec [VADD]" >&2; exit 2; }
+usage="usage: $0 TRACER FORKER fork | TRACER FORKER exec|spawn VADD"
+[ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
 tracer=$(abspath "$1")
 forker=$(abspath "$2")
 mode=$3
 case $mode in
 fork) set -- fork ;;
-exec)
-  [ $# -eq 4 ] || { echo "usage: $0 TRACER FORKER exec VADD" >&2; exit 2; }
+exec | spawn)
+  [ $# -eq 4 ] || { echo "$usage" >&2; exit 2; }
   vadd=$(abspath "$4")
-  set -- exec "$vadd"
+  set -- "$mode" "$vadd"
   ;;
-*) echo "usage: $0 TRACER FORKER fork|exec [VADD]" >&2; exit 2 ;;
+*) echo "$usage" >&2; exit 2 ;;
 esac
 e2e_setup
 need_app "$forker"

@@ -262,6 +262,36 @@ static void test_held_child(void)
     check(kill(pid, 0) != 0 && errno == ESRCH, "and was reaped");
   }
 
+  /* A signal forwarded to a held child kills it before it runs; the release must not
+   * raise SIGPIPE in the tracer, and the wait reports the death. */
+  status = launch_start(&request, &process, &error);
+  if (status == LAUNCH_OK) {
+    kill(getpid(), SIGTERM); /* forwarded to the held child */
+    int waited_ms = 0;
+    while (kill(launch_pid(process), 0) == 0 && waited_ms < 2000) {
+      siginfo_t info;
+      memset(&info, 0, sizeof info);
+      if (waitid(P_PID, (id_t)launch_pid(process), &info, WEXITED | WNOHANG | WNOWAIT) ==
+              0 &&
+          info.si_pid != 0) {
+        break;
+      }
+      usleep(1000);
+      waited_ms++;
+    }
+    status = launch_release(process, &error);
+    int wait_status = 0;
+    if (status == LAUNCH_OK) {
+      status = launch_wait(process, &wait_status, &error);
+    }
+    check(status == LAUNCH_OK && WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGTERM,
+          "SIGTERM to the tracer while the app is held: the app dies of it (%s)",
+          error.message);
+    launch_free(process);
+    struct stat st;
+    check(stat(in_work("ran"), &st) != 0, "and ran nothing");
+  }
+
   /* Exec fails after the release: the interpreter named by #! does not exist. */
   write_file(in_work("bad-interpreter"), "#!/nonexistent/interpreter\n", 0755);
   request.argv = (const char *const[]){in_work("bad-interpreter"), NULL};

@@ -142,7 +142,8 @@ not_runnable)
   run_driver -o "$work/t2" -- "$work/not-executable" >"$work/out2" 2>"$work/err2"
   # Even root may not execute a file without any execute bit.
   check_eq "not executable gives 126" 126 $?
-  check_contains "not executable message" "$work/err2" "Cannot run app: command=$work/not-executable, Permission denied"
+  check_contains "not executable message" "$work/err2" \
+    "Cannot run app: command=$work/not-executable, Permission denied"
   run_driver -o "$work/t3" -- "$work" >"$work/out3" 2>"$work/err3"
   check_eq "a folder gives 126" 126 $?
   # A script without #! runs through /bin/sh, as in a shell.
@@ -162,7 +163,8 @@ output_refused)
   echo keep >"$work/full/old-trace"
   run_driver -o "$work/full" -- "$app" --events 3 >"$work/out" 2>"$work/err"
   check_eq "non-empty output folder refused" 70 $?
-  check_contains "refusal message" "$work/err" "Cannot use output folder: path=$work/full, it is not empty"
+  check_contains "refusal message" "$work/err" \
+    "Cannot use output folder: path=$work/full, it is not empty"
   check_eq "existing content untouched" "old-trace" "$(ls "$work/full")"
   check_eq "app did not run" "" "$(cat "$work/out")"
   echo file >"$work/plain-file"
@@ -202,38 +204,65 @@ private_daemon)
   # A normal user with no daemon: the job starts a private one and stops it.
   if [ "$(id -u)" = 0 ]; then
     as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    run_uid=65534
     chown 65534:65534 "$work"
   else
     as_user=""
+    run_uid=$(id -u)
     if lttng list >/dev/null 2>&1; then
       echo "SKIP: a session daemon of this user already runs"
       exit $SKIP
     fi
   fi
-  $as_user env HOME=/nonexistent TMPDIR=/tmp ASAN_OPTIONS="$ASAN_OPTIONS" "$driver" -p "$interposer" \
-    -o "$work/trace" --info "$work/info" -- "$app" --events 40 --tag P --fork \
-    --report "$work/report" >/dev/null 2>"$work/err"
+  # A TMPDIR of the test's own: the private home must be made there, and removed.
+  mkdir "$work/tmp"
+  [ -z "$as_user" ] || chown 65534:65534 "$work/tmp"
+  $as_user env HOME=/nonexistent TMPDIR="$work/tmp" ASAN_OPTIONS="$ASAN_OPTIONS" \
+    "$driver" -p "$interposer" -o "$work/trace" --info "$work/info" -- "$app" \
+    --events 40 --tag P --fork --report "$work/report" >/dev/null 2>"$work/err"
   check_eq "exit" 0 $?
   home=$(info "$work/info" lttng_home)
   check_eq "daemon started" 1 "$(info "$work/info" daemon_started)"
   check_eq "daemon stopped" 1 "$(info "$work/info" daemon_stopped)"
   check_eq "app got the daemon's LTTNG_HOME" "$home" "$(info "$work/report" LTTNG_HOME)"
-  case "$home" in /tmp/tracer-lttng-*)
+  case "$home" in "$work/tmp/tracer-lttng-"*)
     echo "ok: private home $home" ;; *) fail "private home '$home'" ;; esac
   if [ -e "$home" ]; then fail "private home $home still exists"; else
     echo "ok: private home removed"
   fi
-  if ps -eo args | grep -v grep | grep -qF "$home"; then
-    fail "a daemon of $home still runs:"; ps -eo pid,args | grep -F "$home"
+  if pgrep -f -- "$home" >/dev/null; then
+    fail "a daemon of $home still runs:"; pgrep -a -f -- "$home"
   else
     echo "ok: no daemon left"
   fi
   check_eq "records every process on a private daemon" 0 "$(info "$work/info" tracked_only)"
   check_eq "app events" 40 "$(count_tag "$work/trace" P)"
   check_eq "forked child's events (liblttng-ust-fork)" 40 "$(count_tag "$work/trace" P-child)"
-  check_eq "trace owned by the user" "$(id -u nobody 2>/dev/null || echo 65534)" \
-    "$(stat -c %u "$work/trace")"
-  [ -n "$as_user" ] || check_eq "tracer's LTTNG_HOME restored" "" "${LTTNG_HOME:-}"
+  check_eq "trace owned by the user" "$run_uid" "$(stat -c %u "$work/trace")"
+
+  # A daemon that cannot start: its own words end up in the error, nothing is left.
+  printf '#!/bin/sh\necho "fake daemon: cannot start" >&2\nexit 3\n' >"$work/failing"
+  printf '#!/bin/sh\nexec sleep 30\n' >"$work/silent"
+  chmod 755 "$work/failing" "$work/silent"
+  $as_user env HOME=/nonexistent TMPDIR="$work/tmp" ASAN_OPTIONS="$ASAN_OPTIONS" \
+    LTTNG_SESSIOND_PATH="$work/failing" "$driver" -p "$interposer" -o "$work/t2" -- \
+    "$app" >"$work/out2" 2>"$work/err2"
+  check_eq "failing daemon: session fails" 70 $?
+  check_contains "daemon's output in the error" "$work/err2" \
+    "Cannot start session daemon: path=$work/failing, exit status 3; its output: fake daemon: \
+cannot start"
+  check_eq "failing daemon: app not run" "" "$(cat "$work/out2")"
+  $as_user env HOME=/nonexistent TMPDIR="$work/tmp" ASAN_OPTIONS="$ASAN_OPTIONS" \
+    LTTNG_SESSIOND_PATH="$work/silent" "$driver" -p "$interposer" --daemon-timeout 500 \
+    -o "$work/t3" -- "$app" >"$work/out3" 2>"$work/err3"
+  check_eq "silent daemon: session fails" 70 $?
+  check_contains "bounded wait" "$work/err3" "not ready after 500 ms"
+  check_eq "nothing left in TMPDIR (homes, output captures)" "" "$(ls -A "$work/tmp")"
+  if [ -e "$work/t2" ] || [ -e "$work/t3" ]; then
+    fail "output folder of a failed start left behind"
+  else
+    echo "ok: output folders made for nothing removed"
+  fi
   ;;
 
 signals)

@@ -2,7 +2,7 @@
  *
  *   session_test_driver -o DIR [-e PATTERN]... [-p LIBRARY]... [--blocking]
  *                       [--subbuf-size BYTES] [--subbuf-count N] [--scope auto|app|all]
- *                       [--info FILE] -- COMMAND [ARG]...
+ *                       [--daemon-timeout MS] [--info FILE] -- COMMAND [ARG]...
  *
  * It does what the tracer command will do: begin the session, start the app held before
  * exec, track it, release it, wait, end the session. Its own messages go to stderr only
@@ -28,7 +28,8 @@ static int usage(void)
 {
   fprintf(stderr, "usage: session_test_driver -o DIR [-e PATTERN]... [-p LIBRARY]... "
                   "[--blocking] [--subbuf-size BYTES] [--subbuf-count N] "
-                  "[--scope auto|app|all] [--info FILE] -- COMMAND [ARG]...\n");
+                  "[--scope auto|app|all] [--daemon-timeout MS] [--info FILE] -- COMMAND "
+                  "[ARG]...\n");
   return EXIT_USAGE;
 }
 
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
       options.scope = strcmp(value, "app") == 0   ? SESSION_SCOPE_APP_PROCESSES
                       : strcmp(value, "all") == 0 ? SESSION_SCOPE_ALL_PROCESSES
                                                   : SESSION_SCOPE_AUTO;
+    } else if (strcmp(arg, "--daemon-timeout") == 0) {
+      options.daemon_timeout_ms = atoi(value);
     } else if (strcmp(arg, "--info") == 0) {
       info_path = value;
     } else {
