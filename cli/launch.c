@@ -262,8 +262,9 @@ enum launch_status launch_start(const struct launch_request *request,
    * pipe write would raise SIGPIPE and kill the tracer. */
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, release_channel) != 0 ||
       pipe2(exec_error_pipe, O_CLOEXEC) != 0) {
-    status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: command=%s, pipe or socketpair: %s",
-                  request->argv[0], strerror(errno));
+    status = fail(error, LAUNCH_ERR_SYSTEM,
+                  "Cannot run app: command=%s, pipe or socketpair: %s", request->argv[0],
+                  strerror(errno));
     goto out;
   }
 

@@ -10,10 +10,13 @@
 
 /* Classifies one candidate file. A missing file (or a missing folder on its way) is
  * "not found"; anything else that stops it from running is "not executable", which is
- * how shells choose between 127 and 126. */
-static enum path_search_result check_candidate(const char *path, int *errno_out)
+ * how shells choose between 127 and 126. *is_file says whether the candidate is a file
+ * that could be seen (not a folder, not behind a folder we may not search). */
+static enum path_search_result check_candidate(const char *path, int *errno_out,
+                                               bool *is_file)
 {
   struct stat st;
+  *is_file = false;
   if (stat(path, &st) != 0) {
     *errno_out = errno;
     return (errno == ENOENT || errno == ENOTDIR) ? PATH_SEARCH_NOT_FOUND
@@ -23,6 +26,7 @@ static enum path_search_result check_candidate(const char *path, int *errno_out)
     *errno_out = EISDIR;
     return PATH_SEARCH_NOT_EXECUTABLE;
   }
+  *is_file = true;
   if (access(path, X_OK) != 0) {
     *errno_out = errno;
     return PATH_SEARCH_NOT_EXECUTABLE;
@@ -55,7 +59,8 @@ enum path_search_result path_search_executable(const char *name, char **path_out
   }
 
   if (strchr(name, '/') != NULL) {
-    enum path_search_result result = check_candidate(name, errno_out);
+    bool is_file;
+    enum path_search_result result = check_candidate(name, errno_out, &is_file);
     if (result != PATH_SEARCH_FOUND) {
       return result;
     }
@@ -92,17 +97,19 @@ enum path_search_result path_search_executable(const char *name, char **path_out
     memcpy(candidate + folder_len + 1, name, name_len + 1);
 
     int candidate_errno = 0;
-    enum path_search_result verdict = check_candidate(candidate, &candidate_errno);
+    bool is_file = false;
+    enum path_search_result verdict =
+        check_candidate(candidate, &candidate_errno, &is_file);
     if (verdict == PATH_SEARCH_FOUND) {
       *path_out = candidate;
       *errno_out = 0;
       result = PATH_SEARCH_FOUND;
       break;
     }
-    /* Shells skip folders that happen to carry the command's name, but remember a file
-     * they may not execute, to say "permission denied" if nothing better turns up. */
-    if (verdict == PATH_SEARCH_NOT_EXECUTABLE && candidate_errno != EISDIR &&
-        result == PATH_SEARCH_NOT_FOUND) {
+    /* Shells skip PATH entries they cannot search and folders that happen to carry the
+     * command's name (bash and dash both exit 127 then), but remember a file they may
+     * not execute, to exit 126 if nothing better turns up. */
+    if (verdict == PATH_SEARCH_NOT_EXECUTABLE && is_file && result == PATH_SEARCH_NOT_FOUND) {
       result = PATH_SEARCH_NOT_EXECUTABLE;
       *errno_out = candidate_errno;
     }

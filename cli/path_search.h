@@ -3,9 +3,10 @@
  *
  * A name that contains a slash is used as it is; any other name is looked up in each
  * folder of PATH in turn (an empty entry means the current folder, an unset PATH means
- * the system default from confstr(_CS_PATH)). The first regular file that may be
- * executed wins. When none qualifies but some candidate exists, the result says why it
- * cannot run, so the caller can exit 126 like a shell rather than 127.
+ * the system default from confstr(_CS_PATH)). The first file that may be executed wins;
+ * PATH entries that cannot be searched, and folders that carry the name, are skipped.
+ * When nothing qualifies but a file by that name exists without execute permission, the
+ * result says so, and the caller can exit 126 like a shell rather than 127.
  */
 #ifndef TRACER_PATH_SEARCH_H
 #define TRACER_PATH_SEARCH_H

@@ -152,6 +152,10 @@ static void print_array(FILE *out, const char *field, const struct ctf_value *v,
     print_string(out, chars, n);
     return;
   }
+  if (!single && v->u.array.count == 0) {
+    fputs("[]", out);
+    return;
+  }
   if (!single)
     fputs("[ ", out);
   for (uint64_t i = 0; i < v->u.array.count && i < MAX_ELEMENTS_SHOWN; i++) {

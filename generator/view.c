@@ -173,6 +173,58 @@ static void sequence_field(struct tree *list, const struct model_type *elem, con
 static bool is_in(const struct model_param *p) { return p->direction != MODEL_DIR_OUT; }
 static bool is_out(const struct model_param *p) { return p->direction != MODEL_DIR_IN; }
 
+/* The value behind an out pointer to one scalar, after the call: default mode. */
+static void single_value(const struct model_param *p, struct tree *exit, struct tree *exit_full) {
+  const struct model_type *t = p->type;
+  bool hex;
+  if (t->kind != MODEL_KIND_POINTER || t->handle || !t->target || p->length || !is_out(p) ||
+      !element_type(t->target, &hex))
+    return;
+  char *ptr = xasprintf("tracer_args->%s", p->name);
+  char *name = xasprintf("%s_val", p->name);
+  char *count = xasprintf("%s ? 1 : 0", ptr);
+  sequence_field(exit, t->target, name, ptr, count);
+  sequence_field(exit_full, t->target, name, ptr, count);
+  free(ptr);
+  free(name);
+  free(count);
+}
+
+/* What a param points to, full mode: a string, an array of `length` elements, or the
+ * bytes of a struct; at entry for what goes in, at exit for what comes out. */
+static void param_contents(const struct model_function *f, const struct model_param *p,
+                           struct tree *list, bool entry) {
+  const struct model_type *t = p->type;
+  const struct model_type *target = t->target;
+  bool pointer = t->kind == MODEL_KIND_POINTER && !t->handle && target;
+  bool array = (pointer || t->kind == MODEL_KIND_ARRAY) && p->length && target;
+  bool wanted = entry ? is_in(p) : is_out(p);
+  const char *a = "tracer_args->";
+  char *ptr = xasprintf("%s%s", a, p->name);
+  if (p->string && pointer) {
+    if (entry)
+      add_field(list, "lttng_ust_field_string(%s_str, %s ? %s : \"\")", p->name, ptr, ptr);
+  } else if (array && wanted) {
+    char *count = length_expr(f, p->length, a);
+    char *guarded = xasprintf("%s ? %s : 0", ptr, count);
+    char *name = xasprintf("%s_vals", p->name);
+    sequence_field(list, target, name, ptr, guarded);
+    free(name);
+    free(count);
+    free(guarded);
+  } else if (pointer && is_struct(target) && wanted) {
+    char *count = xasprintf("%s ? 1 : 0", ptr);
+    char *name = xasprintf("%s_bytes", p->name);
+    sequence_field(list, target, name, ptr, count);
+    free(name);
+    free(count);
+  } else if (is_struct(t) && entry) {
+    add_field(list, "lttng_ust_field_array_hex(uint8_t, %s_bytes, (const uint8_t *)&%s, sizeof(%s))",
+              p->name, ptr, ptr);
+  }
+  free(ptr);
+}
+
 /* Fields of the four events of f. See docs/trace-format.md. */
 static void build_fields(const struct model_function *f, struct tree *fn) {
   struct tree *entry = tree_set(fn, "entry_fields", tree_list());
@@ -181,12 +233,14 @@ static void build_fields(const struct model_function *f, struct tree *fn) {
   struct tree *exit_full = tree_set(fn, "exit_full_fields", tree_list());
   const char *a = "tracer_args->";
 
+  /* Entry events: every param's value; full mode puts what it points to right after. */
   for (size_t i = 0; i < f->params.len; i++) {
     const struct model_param *p = f->params.items[i];
     char *expr = xasprintf("%s%s", a, p->name);
     scalar_field(entry, p->type, p->name, expr);
     scalar_field(entry_full, p->type, p->name, expr);
     free(expr);
+    param_contents(f, p, entry_full, true);
   }
   add_field(exit, "lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)");
   add_field(exit_full, "lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)");
@@ -198,53 +252,8 @@ static void build_fields(const struct model_function *f, struct tree *fn) {
   }
   for (size_t i = 0; i < f->params.len; i++) {
     const struct model_param *p = f->params.items[i];
-    const struct model_type *t = p->type;
-    char *ptr = xasprintf("%s%s", a, p->name);
-    char *name_val = xasprintf("%s_val", p->name);
-    char *name_vals = xasprintf("%s_vals", p->name);
-    char *name_bytes = xasprintf("%s_bytes", p->name);
-    char *name_str = xasprintf("%s_str", p->name);
-    const struct model_type *target = t->target;
-    bool pointer = t->kind == MODEL_KIND_POINTER && !t->handle && target;
-    bool array = (pointer || t->kind == MODEL_KIND_ARRAY) && p->length && target;
-    bool hex;
-    /* Values behind out pointers to one scalar: default mode. */
-    if (pointer && !array && is_out(p) && element_type(target, &hex)) {
-      char *count = xasprintf("%s ? 1 : 0", ptr);
-      sequence_field(exit, target, name_val, ptr, count);
-      sequence_field(exit_full, target, name_val, ptr, count);
-      free(count);
-    }
-    if (p->string && pointer) {
-      char *s = xasprintf("lttng_ust_field_string(%s, %s ? %s : \"\")", name_str, ptr, ptr);
-      add_field(entry_full, "%s", s);
-      free(s);
-    } else if (array) {
-      char *count = length_expr(f, p->length, a);
-      char *guarded = xasprintf("%s ? %s : 0", ptr, count);
-      if (is_in(p))
-        sequence_field(entry_full, target, name_vals, ptr, guarded);
-      if (is_out(p))
-        sequence_field(exit_full, target, name_vals, ptr, guarded);
-      free(count);
-      free(guarded);
-    } else if (pointer && is_struct(target)) {
-      char *count = xasprintf("%s ? 1 : 0", ptr);
-      if (is_in(p))
-        sequence_field(entry_full, target, name_bytes, ptr, count);
-      if (is_out(p))
-        sequence_field(exit_full, target, name_bytes, ptr, count);
-      free(count);
-    } else if (is_struct(t)) {
-      add_field(entry_full,
-                "lttng_ust_field_array_hex(uint8_t, %s, (const uint8_t *)&%s, sizeof(%s))",
-                name_bytes, ptr, ptr);
-    }
-    free(ptr);
-    free(name_val);
-    free(name_vals);
-    free(name_bytes);
-    free(name_str);
+    single_value(p, exit, exit_full);
+    param_contents(f, p, exit_full, false);
   }
 }
 
