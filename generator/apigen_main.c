@@ -75,19 +75,38 @@ static bool is_dir(const char *path) {
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* PREFIX/SUBDIR for the prefix apigen runs from (its folder's parent), so an installed
+ * apigen finds its specs and templates wherever the tree was installed or moved. */
+static char *installed_dir(const char *subdir) {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return NULL;
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (!slash)
+    return NULL;
+  *slash = '\0';
+  return xasprintf("%s/../%s", exe, subdir);
+}
+
 /* "ze", "ze.yaml" or a path: the spec file to read (owned), or NULL. */
 static char *find_spec(const char *arg) {
   if (strchr(arg, '/') || is_file(arg))
     return xstrdup(arg);
-  const char *dirs[] = {"api-specs", APIGEN_SPEC_DIR};
-  for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+  char *installed = installed_dir(APIGEN_SPEC_SUBDIR);
+  const char *dirs[] = {"api-specs", installed ? installed : APIGEN_SPEC_DIR, APIGEN_SPEC_DIR};
+  char *found = NULL;
+  for (size_t i = 0; i < sizeof dirs / sizeof *dirs && !found; i++) {
     const char *suffix = strstr(arg, ".yaml") ? "" : ".yaml";
     char *p = xasprintf("%s/%s%s", dirs[i], arg, suffix);
     if (is_file(p))
-      return p;
-    free(p);
+      found = p;
+    else
+      free(p);
   }
-  return NULL;
+  free(installed);
+  return found;
 }
 
 static char *default_output(const struct spec *s) {
@@ -131,6 +150,10 @@ static char *default_templates(const struct spec *s) {
       return dir;
     free(dir);
   }
+  char *installed = installed_dir(APIGEN_TEMPLATE_SUBDIR);
+  if (installed && is_dir(installed))
+    return installed;
+  free(installed);
   return xstrdup(APIGEN_TEMPLATE_DIR);
 }
 
