@@ -198,6 +198,19 @@ static void json_stat(FILE *out, const struct tally_stat *s) {
           (unsigned long long)s->max);
 }
 
+static const char *meaning_name(enum tracer_meaning m) {
+  switch (m) {
+  case TRACER_MEANING_NONE: return NULL;
+  case TRACER_MEANING_KERNEL_LAUNCH: return "kernel_launch";
+  case TRACER_MEANING_TRANSFER: return "transfer";
+  case TRACER_MEANING_COMMAND: return "command";
+  case TRACER_MEANING_ALLOC: return "alloc";
+  case TRACER_MEANING_FREE: return "free";
+  case TRACER_MEANING_SYNC: return "sync";
+  }
+  return NULL;
+}
+
 void tally_print_json(const struct tally *t, const char *trace_dir, FILE *out) {
   fputs("{\n  \"trace\": ", out);
   json_string(out, trace_dir ? trace_dir : "");
@@ -230,9 +243,15 @@ void tally_print_json(const struct tally *t, const char *trace_dir, FILE *out) {
           continue;
         fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
         first = false;
-        json_string(out, b->desc->functions[order[k]].name);
+        const struct tracer_function_desc *fd = &b->desc->functions[order[k]];
+        json_string(out, fd->name);
         fputs(", ", out);
         json_stat(out, s);
+        const char *meaning = meaning_name(fd->meaning);
+        if (meaning)
+          fprintf(out, ", \"meaning\": \"%s\"", meaning);
+        if (fd->direction)
+          fprintf(out, ", \"direction\": \"%s\"", fd->direction);
         fputc('}', out);
       }
     }

@@ -11,10 +11,11 @@ static const char *const spec_keys[] = {
     "backend",  "description", "library", "collector", "headers", "include_dirs", "defines", "std",
     "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
-                                         "commands", NULL};
+                                         "commands", "calls", NULL};
+static const char *const call_keys[] = {"meaning", "bytes", NULL};
 static const char *const status_keys[] = {"type", "success", "params", "names", NULL};
-static const char *const command_keys[] = {"kind", "queue", "kernel", "bytes", "completion",
-                                           NULL};
+static const char *const command_keys[] = {"kind",       "queue",     "kernel", "bytes",
+                                           "completion", "direction", NULL};
 static const char *const select_keys[] = {"functions", "types", "constants", NULL};
 static const char *const rule_keys[] = {"role", "length", "string", "optional", NULL};
 
@@ -220,11 +221,48 @@ static int read_commands(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t
     rc |= read_optional(y, body, "kernel", &c->kernel, d);
     rc |= read_optional(y, body, "bytes", &c->bytes, d);
     rc |= read_optional(y, body, "completion", &c->completion, d);
+    rc |= read_optional(y, body, "direction", &c->direction, d);
+    static const char *const directions[] = {"h2d", "d2h", "d2d", "h2h", "fill", "map", "unmap"};
+    bool known = !c->direction;
+    for (size_t k = 0; c->direction && k < sizeof directions / sizeof *directions; k++)
+      known |= strcmp(c->direction, directions[k]) == 0;
+    if (!known)
+      rc = yamldoc_error(y, yamldoc_get(y, body, "direction"), d,
+                         "Cannot read direction: expected h2d, d2h, d2d, h2h, fill, map or "
+                         "unmap, got %s",
+                         c->direction);
     if (c->kind && strcmp(c->kind, "kernel") && strcmp(c->kind, "transfer") &&
         strcmp(c->kind, "other"))
       rc = yamldoc_error(y, yamldoc_get(y, body, "kind"), d,
                          "Cannot read command kind: expected kernel, transfer or other, got %s",
                          c->kind);
+  }
+  return rc;
+}
+
+static int read_calls(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.calls: expected FUNCTION: {meaning: ...}");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, call_keys, "trace call", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_call *c = xcalloc(1, sizeof *c);
+    c->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+    c->loc = loc_of(key);
+    ptrvec_push(&t->calls, c);
+    rc |= read_string(y, body, "meaning", true, &c->meaning, d);
+    rc |= read_optional(y, body, "bytes", &c->bytes, d);
+    if (c->meaning && strcmp(c->meaning, "alloc") && strcmp(c->meaning, "free") &&
+        strcmp(c->meaning, "sync"))
+      rc = yamldoc_error(y, yamldoc_get(y, body, "meaning"), d,
+                         "Cannot read meaning: expected alloc, free or sync, got %s", c->meaning);
   }
   return rc;
 }
@@ -250,6 +288,7 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
     rc |= read_list(y, yamldoc_get(y, status, "names"), "names", true, &t->status_names, d);
   }
   rc |= read_commands(y, yamldoc_get(y, n, "commands"), t, d);
+  rc |= read_calls(y, yamldoc_get(y, n, "calls"), t, d);
   return rc;
 }
 
@@ -386,9 +425,18 @@ void spec_free(struct spec *s) {
     free(c->kernel);
     free(c->bytes);
     free(c->completion);
+    free(c->direction);
     free(c);
   }
   ptrvec_free(&s->trace.commands);
+  for (size_t i = 0; i < s->trace.calls.len; i++) {
+    struct spec_call *c = s->trace.calls.items[i];
+    free(c->function);
+    free(c->meaning);
+    free(c->bytes);
+    free(c);
+  }
+  ptrvec_free(&s->trace.calls);
   memset(s, 0, sizeof *s);
 }
 

@@ -54,7 +54,18 @@ struct spec_command {
   char *kernel;     /* param: the kernel object of a launch; may be NULL */
   char *bytes;      /* length expression: bytes moved; may be NULL */
   char *completion; /* param: the out slot of the completion event; may be NULL */
+  char *direction;  /* transfers: h2d, d2h, d2d, h2h, fill, map or unmap; may be NULL */
   struct spec_loc loc;
+};
+
+/* What a host call means to the analyses (trace.calls): alloc, free or sync, and for
+ * allocations the bytes (a length expression). */
+struct spec_call {
+  char *function; /* name or glob */
+  char *meaning;
+  char *bytes;    /* may be NULL */
+  struct spec_loc loc;
+  unsigned matches;
 };
 
 /* How calls are traced (the `trace` key); absent for model-only backends. */
@@ -68,6 +79,7 @@ struct spec_trace {
   struct ptrvec status_params; /* struct spec_string*: out params carrying the status */
   struct ptrvec status_names; /* struct spec_pattern*: constants that name statuses */
   struct ptrvec commands;     /* struct spec_command* */
+  struct ptrvec calls;        /* struct spec_call* */
   struct spec_loc loc;
 };
 

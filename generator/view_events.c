@@ -207,8 +207,52 @@ static bool is_status_param(const struct spec *s, const char *name) {
   return false;
 }
 
+/* A bytes expression that is a plain param name can be read from the entry event. */
+static void set_bytes_param(struct tree *fn, const struct model_function *f, const char *expr) {
+  for (size_t i = 0; expr && i < f->params.len; i++)
+    if (strcmp(((struct model_param *)f->params.items[i])->name, expr) == 0) {
+      tree_set(fn, "bytes_param", tree_stringf("\"%s\"", expr));
+      return;
+    }
+  tree_set_string(fn, "bytes_param", "NULL");
+}
+
+static void function_meaning(struct events *ev, const struct model_function *f, struct tree *fn) {
+  const struct spec_trace *t = &ev->s->trace;
+  const char *meaning = "TRACER_MEANING_NONE", *direction = NULL, *bytes = NULL;
+  for (size_t i = 0; i < t->commands.len; i++) {
+    const struct spec_command *c = t->commands.items[i];
+    if (fnmatch(c->function, f->name, 0) != 0)
+      continue;
+    meaning = strcmp(c->kind, "kernel") == 0     ? "TRACER_MEANING_KERNEL_LAUNCH"
+              : strcmp(c->kind, "transfer") == 0 ? "TRACER_MEANING_TRANSFER"
+                                                 : "TRACER_MEANING_COMMAND";
+    direction = c->direction;
+    bytes = c->bytes;
+    break;
+  }
+  for (size_t i = 0; i < t->calls.len; i++) {
+    struct spec_call *c = t->calls.items[i];
+    if (fnmatch(c->function, f->name, 0) != 0)
+      continue;
+    c->matches++;
+    meaning = strcmp(c->meaning, "alloc") == 0  ? "TRACER_MEANING_ALLOC"
+              : strcmp(c->meaning, "free") == 0 ? "TRACER_MEANING_FREE"
+                                                : "TRACER_MEANING_SYNC";
+    bytes = c->bytes;
+    break;
+  }
+  tree_set_string(fn, "meaning", meaning);
+  if (direction)
+    tree_set(fn, "direction", tree_stringf("\"%s\"", direction));
+  else
+    tree_set_string(fn, "direction", "NULL");
+  set_bytes_param(fn, f, bytes);
+}
+
 static void function_formats(struct events *ev, const struct model_function *f, struct tree *fn,
                              const char *status_names) {
+  function_meaning(ev, f, fn);
   struct tree *formats = tree_set(fn, "formats", tree_list());
   const char *field = tree_get(fn, "status_field")->string;
   const char *source = strcmp(field, "result") == 0   ? "TRACER_STATUS_RESULT"
@@ -325,6 +369,12 @@ int view_events(const struct model *m, const struct spec *s, struct tree *root,
   for (size_t i = 0; i < count; i++)
     function_formats(&ev, traced[i], functions->items[i], status_names);
   add_records(&ev, root);
+  for (size_t i = 0; i < s->trace.calls.len; i++) {
+    const struct spec_call *c = s->trace.calls.items[i];
+    if (c->matches == 0)
+      ev.status = diag_error_at(d, s->path, c->loc.line, c->loc.column,
+                                "Filter matches nothing: trace.calls function=%s", c->function);
+  }
   /* A record may be listed although no member is describable; formats must then not
    * point at it. */
   for (size_t i = 0; i < count; i++) {

@@ -63,11 +63,26 @@ enum tracer_status_source {
   TRACER_STATUS_FIELD,  /* the exit event's `status` field */
 };
 
+/* What a call means, so analyses stay generic (trace.commands and trace.calls of the
+ * spec). */
+enum tracer_meaning {
+  TRACER_MEANING_NONE,
+  TRACER_MEANING_KERNEL_LAUNCH, /* puts a kernel on a device */
+  TRACER_MEANING_TRANSFER,      /* moves memory; direction says which way */
+  TRACER_MEANING_COMMAND,       /* other device work */
+  TRACER_MEANING_ALLOC,         /* allocates memory; bytes_param holds its size */
+  TRACER_MEANING_FREE,
+  TRACER_MEANING_SYNC,          /* waits for device work */
+};
+
 struct tracer_function_desc {
   const char *name;
   enum tracer_status_source status;
   const struct tracer_field_format *formats;
   uint32_t format_count;
+  enum tracer_meaning meaning;
+  const char *direction;   /* transfers: "h2d", "d2h", "d2d", ...; else NULL */
+  const char *bytes_param; /* the param (an entry event field) holding the bytes; or NULL */
 };
 
 struct tracer_backend_desc {

@@ -44,3 +44,15 @@ if ! cmp -s "$tmp/bt2.txt" "$tmp/ours.txt"; then
   fail "the project's decoder and babeltrace2 disagree"
 fi
 echo "the project's decoder and babeltrace2 agree on all $(wc -l <"$tmp/bt2.txt") events"
+
+# The event metadata says what calls mean, so analyses stay generic (api-specs/opencl.yaml:
+# trace.commands and trace.calls): check it through the JSON tally of the same trace.
+"$tracer" -q -r "$tmp/trace" -j -o "$tmp/tally.json"
+for pair in clCreateBuffer=alloc clReleaseMemObject=free clFinish=sync \
+            clWaitForEvents=sync clEnqueueNDRangeKernel=kernel_launch; do
+  fn=${pair%=*} meaning=${pair#*=}
+  got=$(jq -r --arg f "$fn" '.backends[] | select(.name == "opencl") | .host[] |
+                             select(.name == $f) | .meaning' "$tmp/tally.json")
+  [ "$got" = "$meaning" ] || fail "$fn should mean $meaning, the tally says '$got'"
+done
+echo "call meanings (alloc, free, sync, kernel_launch) are in the tally"
