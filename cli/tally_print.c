@@ -159,7 +159,10 @@ done:
   free(names);
 }
 
-void tally_print_text(const struct tally *t, FILE *out) {
+void tally_print_text(const struct tally *t, const struct run_record *run, FILE *out) {
+  if (run && run->present && !run->clean)
+    fprintf(out, "The app %s%s: the tables count what it recorded until then.\n\n",
+            strncmp(run->status, "killed", 6) == 0 ? "was " : "", run->status);
   if (t->discarded)
     fprintf(out, "WARNING: %llu events were discarded by the tracer (buffers full): the "
                  "tables below miss them. Run with --blocking to lose none.\n\n",
@@ -211,9 +214,17 @@ static const char *meaning_name(enum tracer_meaning m) {
   return NULL;
 }
 
-void tally_print_json(const struct tally *t, const char *trace_dir, FILE *out) {
+void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
+                      FILE *out) {
   fputs("{\n  \"trace\": ", out);
   json_string(out, trace_dir ? trace_dir : "");
+  if (run && run->present) {
+    fputs(",\n  \"app\": {\"command\": ", out);
+    json_string(out, run->command);
+    fputs(", \"status\": ", out);
+    json_string(out, run->status);
+    fprintf(out, ", \"exit_code\": %d}", run->exit_code);
+  }
   fprintf(out, ",\n  \"events\": %llu,\n  \"discarded_events\": %llu,\n",
           (unsigned long long)t->events, (unsigned long long)t->discarded);
   if (t->error) {

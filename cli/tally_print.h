@@ -4,11 +4,13 @@
 
 #include <stdio.h>
 
+#include "run_record.h"
 #include "tally.h"
 
-/* trace_dir and discarded (as counted by the session; the tally's own count from packet
- * contexts is used when larger) appear in the output. */
-void tally_print_text(const struct tally *t, FILE *out);
-void tally_print_json(const struct tally *t, const char *trace_dir, FILE *out);
+/* run (may be NULL, or not present) says how the app ended: a line before the tables, an
+ * "app" object in JSON. trace_dir appears in the JSON. */
+void tally_print_text(const struct tally *t, const struct run_record *run, FILE *out);
+void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
+                      FILE *out);
 
 #endif

@@ -19,6 +19,7 @@
 #include "event_map.h"
 #include "fork_listener.h"
 #include "launch.h"
+#include "run_record.h"
 #include "session.h"
 #include "tally.h"
 #include "tally_print.h"
@@ -192,7 +193,9 @@ static void mark_latest(const char *trace_dir) {
   free(home);
 }
 
-static int analyse(const struct options *o, const char *trace_dir, uint64_t session_discarded) {
+static int analyse(const struct options *o, const char *trace_dir) {
+  struct run_record run;
+  run_record_read(trace_dir, &run);
   struct ctf_trace *trace;
   struct ctf_error err;
   if (ctf_trace_open(trace_dir, &trace, &err) != CTF_OK) {
@@ -227,12 +230,12 @@ static int analyse(const struct options *o, const char *trace_dir, uint64_t sess
       error("%s", tally.error ? tally.error : "Cannot analyse the trace");
       rc = TRACER_EXIT_ANALYSIS;
     } else {
-      if (session_discarded > tally.discarded)
-        tally.discarded = session_discarded;
+      if (run.discarded_events > tally.discarded)
+        tally.discarded = run.discarded_events;
       if (o->json)
-        tally_print_json(&tally, trace_dir, out);
+        tally_print_json(&tally, trace_dir, &run, out);
       else
-        tally_print_text(&tally, out);
+        tally_print_text(&tally, &run, out);
       if (tally.error) {
         error("Part of the trace could not be read; the tables count what could: %s",
               tally.error);
@@ -416,16 +419,25 @@ static int run(const struct options *o) {
     goto done;
   }
   rc = launch_exit_code(status);
-  if (rc != 0 || !WIFEXITED(status)) {
-    char what[128];
-    say(o, "the app %s", launch_describe_status(status, what, sizeof what));
+  struct run_record run = {.present = true, .exit_code = rc,
+                           .discarded_events = report.discarded_events,
+                           .lost_packets = report.lost_packets};
+  launch_describe_status(status, run.status, sizeof run.status);
+  run.clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  for (char **a = o->app; *a; a++) {
+    size_t used = strlen(run.command);
+    snprintf(run.command + used, sizeof run.command - used, "%s%s", a == o->app ? "" : " ", *a);
   }
+  if (run_record_write(trace_dir, &run))
+    say(o, "cannot write %s/%s: %s", trace_dir, RUN_RECORD_FILE, strerror(errno));
+  if (!run.clean)
+    say(o, "the app %s%s", strncmp(run.status, "killed", 6) == 0 ? "was " : "", run.status);
   launch_free(app);
   if (report.lost_packets)
     say(o, "%llu packets were lost by the consumer", (unsigned long long)report.lost_packets);
   mark_latest(trace_dir);
   say(o, "trace saved in %s", trace_dir);
-  int arc = analyse(o, trace_dir, report.discarded_events);
+  int arc = analyse(o, trace_dir);
   if (arc && rc == 0)
     rc = arc;
 done:
@@ -517,7 +529,7 @@ int main(int argc, char **argv) {
       }
       o.replay_dir = latest;
     }
-    int rc = analyse(&o, o.replay_dir, 0);
+    int rc = analyse(&o, o.replay_dir);
     free(latest);
     return rc;
   }

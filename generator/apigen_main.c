@@ -267,6 +267,12 @@ static void add_all_specs(struct options *o) {
   free(entries);
 }
 
+static void free_specs(struct options *o) {
+  for (size_t i = 0; i < o->specs.len; i++)
+    free(o->specs.items[i]);
+  ptrvec_free(&o->specs);
+}
+
 int main(int argc, char **argv) {
   static const struct option longopts[] = {
       {"spec", required_argument, NULL, 's'},   {"all", no_argument, NULL, 'a'},
@@ -289,10 +295,17 @@ int main(int argc, char **argv) {
     case 'F': o.print_cflags = 1; break;
     case 't': o.templates = optarg; break;
     case 'q': o.quiet = 1; break;
-    case 'h': fputs(usage, stdout); return APIGEN_EXIT_OK;
-    case 'V': printf("apigen %s\n", APIGEN_VERSION); return APIGEN_EXIT_OK;
+    case 'h':
+      fputs(usage, stdout);
+      free_specs(&o);
+      return APIGEN_EXIT_OK;
+    case 'V':
+      printf("apigen %s\n", APIGEN_VERSION);
+      free_specs(&o);
+      return APIGEN_EXIT_OK;
     default:
       fputs("Try 'apigen --help' for more information.\n", stderr);
+      free_specs(&o);
       return APIGEN_EXIT_USAGE;
     }
   }
@@ -308,6 +321,7 @@ int main(int argc, char **argv) {
   }
   if (o.specs.len > 1 && (o.output || o.check_source)) {
     fputs("apigen: error: --output and --check-source take a single --spec\n", stderr);
+    free_specs(&o);
     return APIGEN_EXIT_USAGE;
   }
   int status = APIGEN_EXIT_OK;

@@ -12,8 +12,15 @@
 
 #include "diag.h"
 #include "spec.h"
+#include "util.h"
+#include "yamldoc.h"
 
 int model_check_write_source(const struct spec *s, const char *model_path,
                              const char *out_path, struct diag *d);
+
+/* The same program for a model already loaded (borrowed), into *out (initialized here,
+ * owned by the caller after a success; nothing to free after a failure). */
+int model_check_build_source(const struct spec *s, struct yamldoc *model, struct strbuf *out,
+                             struct diag *d);
 
 #endif

@@ -292,51 +292,41 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   return rc;
 }
 
-int spec_load(struct spec *s, const char *path, struct diag *d) {
-  memset(s, 0, sizeof *s);
-  s->path = xstrdup(path);
-  const char *slash = strrchr(path, '/');
-  s->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
-
-  struct yamldoc y;
-  if (yamldoc_load(&y, path, d)) {
-    yamldoc_free(&y);
-    spec_free(s);
-    return -1;
-  }
-  yaml_node_t *root = yamldoc_root(&y);
-  int rc = yamldoc_check_keys(&y, root, spec_keys, "spec", d);
+/* Reads the spec from its loaded document y, which it frees; s->path and s->dir are set. */
+static int spec_read(struct spec *s, struct yamldoc *y, struct diag *d) {
+  yaml_node_t *root = yamldoc_root(y);
+  int rc = yamldoc_check_keys(y, root, spec_keys, "spec", d);
   if (rc == 0) {
-    rc |= read_string(&y, root, "backend", true, &s->backend, d);
-    rc |= read_string(&y, root, "description", false, &s->description, d);
-    rc |= read_string(&y, root, "library", false, &s->library, d);
-    rc |= read_string(&y, root, "collector", false, &s->collector, d);
+    rc |= read_string(y, root, "backend", true, &s->backend, d);
+    rc |= read_string(y, root, "description", false, &s->description, d);
+    rc |= read_string(y, root, "library", false, &s->library, d);
+    rc |= read_string(y, root, "collector", false, &s->collector, d);
     if (rc == 0 && !s->library == !s->collector)
-      rc = yamldoc_error(&y, root, d,
+      rc = yamldoc_error(y, root, d,
                          "Cannot read spec: give exactly one of library (the soname that "
                          "exports the functions) and collector (the environment variable "
                          "through which the API loads a tool)");
-    rc |= read_string(&y, root, "missing_hint", false, &s->missing_hint, d);
-    rc |= read_string(&y, root, "std", false, &s->std, d);
-    rc |= read_list(&y, yamldoc_get(&y, root, "headers"), "headers", false, &s->headers, d);
-    rc |= read_list(&y, yamldoc_get(&y, root, "include_dirs"), "include_dirs", false,
+    rc |= read_string(y, root, "missing_hint", false, &s->missing_hint, d);
+    rc |= read_string(y, root, "std", false, &s->std, d);
+    rc |= read_list(y, yamldoc_get(y, root, "headers"), "headers", false, &s->headers, d);
+    rc |= read_list(y, yamldoc_get(y, root, "include_dirs"), "include_dirs", false,
                     &s->include_dirs, d);
-    rc |= read_list(&y, yamldoc_get(&y, root, "defines"), "defines", false, &s->defines, d);
-    rc |= read_select(&y, root, "select", &s->functions, &s->types, &s->constants, d);
-    rc |= read_select(&y, root, "exclude", &s->exclude_functions, &s->exclude_types,
+    rc |= read_list(y, yamldoc_get(y, root, "defines"), "defines", false, &s->defines, d);
+    rc |= read_select(y, root, "select", &s->functions, &s->types, &s->constants, d);
+    rc |= read_select(y, root, "exclude", &s->exclude_functions, &s->exclude_types,
                       &s->exclude_constants, d);
-    rc |= read_list(&y, yamldoc_get(&y, root, "handles"), "handles", true, &s->handles, d);
-    rc |= read_params(&y, yamldoc_get(&y, root, "params"), s, d);
-    rc |= read_trace(&y, yamldoc_get(&y, root, "trace"), &s->trace, d);
+    rc |= read_list(y, yamldoc_get(y, root, "handles"), "handles", true, &s->handles, d);
+    rc |= read_params(y, yamldoc_get(y, root, "params"), s, d);
+    rc |= read_trace(y, yamldoc_get(y, root, "trace"), &s->trace, d);
     if (rc == 0 && s->headers.len == 0)
-      rc = yamldoc_error(&y, root, d, "Missing required key in spec: key=headers");
+      rc = yamldoc_error(y, root, d, "Missing required key in spec: key=headers");
     if (rc == 0 && s->functions.len == 0)
-      rc = yamldoc_error(&y, root, d, "Missing required key in spec: key=select.functions");
+      rc = yamldoc_error(y, root, d, "Missing required key in spec: key=select.functions");
   }
   if (s->backend) {
     for (const char *c = s->backend; *c; c++)
       if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_')) {
-        rc = yamldoc_error(&y, yamldoc_get(&y, root, "backend"), d,
+        rc = yamldoc_error(y, yamldoc_get(y, root, "backend"), d,
                            "Cannot use backend name: backend=%s (use a-z, 0-9 and _)",
                            s->backend);
         break;
@@ -356,12 +346,42 @@ int spec_load(struct spec *s, const char *path, struct diag *d) {
   }
   if (!s->std)
     s->std = xstrdup("gnu11");
-  yamldoc_free(&y);
+  yamldoc_free(y);
   if (rc) {
     spec_free(s);
     return -1;
   }
   return 0;
+}
+
+static void spec_init(struct spec *s, const char *path) {
+  memset(s, 0, sizeof *s);
+  s->path = xstrdup(path);
+  const char *slash = strrchr(path, '/');
+  s->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+}
+
+int spec_load(struct spec *s, const char *path, struct diag *d) {
+  spec_init(s, path);
+  struct yamldoc y;
+  if (yamldoc_load(&y, path, d)) {
+    yamldoc_free(&y);
+    spec_free(s);
+    return -1;
+  }
+  return spec_read(s, &y, d);
+}
+
+int spec_load_buffer(struct spec *s, const char *text, size_t len, const char *path,
+                     struct diag *d) {
+  spec_init(s, path);
+  struct yamldoc y;
+  if (yamldoc_load_buffer(&y, text, len, path, d)) {
+    yamldoc_free(&y);
+    spec_free(s);
+    return -1;
+  }
+  return spec_read(s, &y, d);
 }
 
 static void free_strings(struct ptrvec *v) {

@@ -9,6 +9,7 @@
 #define APIGEN_SPEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "diag.h"
 #include "util.h"
@@ -106,6 +107,10 @@ struct spec {
 /* Loads and validates a spec. On failure adds located causes to d and returns -1; the
  * spec is then freed already. */
 int spec_load(struct spec *s, const char *path, struct diag *d);
+/* The same from len bytes of text (need not end in NUL). path stands for the file: it
+ * names it in messages, and relative include_dirs are resolved against its folder. */
+int spec_load_buffer(struct spec *s, const char *text, size_t len, const char *path,
+                     struct diag *d);
 void spec_free(struct spec *s);
 
 /* True when name matches any pattern of v; counts the match on every pattern that matches. */

@@ -8,6 +8,23 @@
 
 #include "util.h"
 
+/* Loads the document parser reads; name is y->path, used in messages. */
+static int load_parser(struct yamldoc *y, yaml_parser_t *parser, struct diag *d) {
+  if (!yaml_parser_load(parser, &y->doc)) {
+    const yaml_mark_t *m =
+        parser->problem_mark.line || parser->problem_mark.column ? &parser->problem_mark
+                                                                  : &parser->context_mark;
+    return diag_error_at(d, y->path, (unsigned)m->line + 1, (unsigned)m->column + 1,
+                         "Cannot parse YAML: %s%s%s",
+                         parser->problem ? parser->problem : "error",
+                         parser->context ? " " : "", parser->context ? parser->context : "");
+  }
+  y->loaded = true;
+  if (!yaml_document_get_root_node(&y->doc))
+    return diag_error_at(d, y->path, 1, 1, "Cannot read document: the file is empty");
+  return 0;
+}
+
 int yamldoc_load(struct yamldoc *y, const char *path, struct diag *d) {
   memset(y, 0, sizeof *y);
   y->path = xstrdup(path);
@@ -17,21 +34,21 @@ int yamldoc_load(struct yamldoc *y, const char *path, struct diag *d) {
   yaml_parser_t parser;
   yaml_parser_initialize(&parser);
   yaml_parser_set_input_file(&parser, f);
-  int rc = 0;
-  if (!yaml_parser_load(&parser, &y->doc)) {
-    const yaml_mark_t *m =
-        parser.problem_mark.line || parser.problem_mark.column ? &parser.problem_mark
-                                                                : &parser.context_mark;
-    rc = diag_error_at(d, path, (unsigned)m->line + 1, (unsigned)m->column + 1,
-                       "Cannot parse YAML: %s%s%s", parser.problem ? parser.problem : "error",
-                       parser.context ? " " : "", parser.context ? parser.context : "");
-  } else {
-    y->loaded = true;
-    if (!yaml_document_get_root_node(&y->doc))
-      rc = diag_error_at(d, path, 1, 1, "Cannot read document: the file is empty");
-  }
+  int rc = load_parser(y, &parser, d);
   yaml_parser_delete(&parser);
   fclose(f);
+  return rc;
+}
+
+int yamldoc_load_buffer(struct yamldoc *y, const char *text, size_t len, const char *name,
+                        struct diag *d) {
+  memset(y, 0, sizeof *y);
+  y->path = xstrdup(name);
+  yaml_parser_t parser;
+  yaml_parser_initialize(&parser);
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  int rc = load_parser(y, &parser, d);
+  yaml_parser_delete(&parser);
   return rc;
 }
 

@@ -20,6 +20,10 @@ struct yamldoc {
 
 /* Loads path. A missing file or a YAML syntax error adds a located cause to d. */
 int yamldoc_load(struct yamldoc *y, const char *path, struct diag *d);
+/* Loads len bytes of text (not copied; need not end in NUL). name stands for the file
+ * in messages. */
+int yamldoc_load_buffer(struct yamldoc *y, const char *text, size_t len, const char *name,
+                        struct diag *d);
 void yamldoc_free(struct yamldoc *y);
 
 yaml_node_t *yamldoc_root(struct yamldoc *y);

@@ -70,6 +70,16 @@ void *tracer_resolve(const char *library, const char *symbol, void **slot) {
   return fn;
 }
 
+void *tracer_loaded_library(const char *library) {
+  return dlopen(library, RTLD_LAZY | RTLD_NOLOAD);
+}
+
+void tracer_resolve_from(void *handle, const char *symbol, void **slot) {
+  void *fn = dlsym(handle, symbol);
+  if (fn)
+    __atomic_store_n(slot, fn, __ATOMIC_RELEASE);
+}
+
 static uint64_t clock_ns(clockid_t id) {
   struct timespec ts;
   clock_gettime(id, &ts);

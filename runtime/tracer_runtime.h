@@ -33,6 +33,14 @@ uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns);
  * *slot. A symbol that cannot be found is fatal: the message names both, then abort(). */
 void *tracer_resolve(const char *library, const char *symbol, void **slot);
 
+/* The library when the process has already loaded it, else NULL; never loads it. Used to
+ * resolve every function when the interposer loads, so no first call (from a signal
+ * handler, say) has to call dlopen. */
+void *tracer_loaded_library(const char *library);
+/* dlsym(handle, symbol) stored in *slot; a missing symbol leaves *slot NULL (the first
+ * call then reports it through tracer_resolve). */
+void tracer_resolve_from(void *handle, const char *symbol, void **slot);
+
 /* Work put on a device by a traced call (trace.commands of a spec). The generated wrapper
  * fills it; the backend's hooks time it on the device. */
 enum tracer_command_kind {

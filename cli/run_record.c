@@ -1,0 +1,55 @@
+/* run_record: see run_record.h. */
+#include "run_record.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int run_record_write(const char *trace_dir, const struct run_record *r) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/" RUN_RECORD_FILE, trace_dir);
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  fprintf(f,
+          "command: %s\nstatus: %s\nexit_code: %d\ndiscarded_events: %" PRIu64
+          "\nlost_packets: %" PRIu64 "\n",
+          r->command, r->status, r->exit_code, r->discarded_events, r->lost_packets);
+  return fclose(f);
+}
+
+static void copy_value(char *dst, size_t size, const char *src) {
+  snprintf(dst, size, "%s", src);
+  dst[strcspn(dst, "\n")] = '\0';
+}
+
+void run_record_read(const char *trace_dir, struct run_record *r) {
+  memset(r, 0, sizeof *r);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/" RUN_RECORD_FILE, trace_dir);
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return;
+  char line[2048];
+  while (fgets(line, sizeof line, f)) {
+    char *sep = strstr(line, ": ");
+    if (!sep)
+      continue;
+    *sep = '\0';
+    const char *value = sep + 2;
+    if (strcmp(line, "command") == 0)
+      copy_value(r->command, sizeof r->command, value);
+    else if (strcmp(line, "status") == 0)
+      copy_value(r->status, sizeof r->status, value);
+    else if (strcmp(line, "exit_code") == 0)
+      r->exit_code = atoi(value);
+    else if (strcmp(line, "discarded_events") == 0)
+      r->discarded_events = strtoull(value, NULL, 10);
+    else if (strcmp(line, "lost_packets") == 0)
+      r->lost_packets = strtoull(value, NULL, 10);
+  }
+  fclose(f);
+  r->present = r->status[0] != '\0';
+  r->clean = r->present && strcmp(r->status, "exited with status 0") == 0;
+}

@@ -1,0 +1,26 @@
+/* run_record: what the tracer knows about a run that the trace itself does not say: the
+ * command, how the app ended, and the losses the session reported. Kept next to the
+ * trace (tracer-run.txt, one `key: value` per line) so `tracer -r` reports them too. */
+#ifndef TRACER_RUN_RECORD_H
+#define TRACER_RUN_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct run_record {
+  bool present;
+  char command[1024];   /* the app and its arguments, space-separated */
+  char status[128];     /* "exited with status 3", "killed by signal 11 (SIGSEGV)" */
+  int exit_code;        /* as a shell reports it: 128+N for signal N */
+  bool clean;           /* exited with status 0 */
+  uint64_t discarded_events, lost_packets;
+};
+
+#define RUN_RECORD_FILE "tracer-run.txt"
+
+/* Returns 0, or -1 (errno set) when the file cannot be written. */
+int run_record_write(const char *trace_dir, const struct run_record *record);
+/* Fills record (present=false when the trace has no record). */
+void run_record_read(const char *trace_dir, struct run_record *record);
+
+#endif
