@@ -43,6 +43,11 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
       info->device_queue = ctf_event_class_field_index(c, "queue");
       info->start = ctf_event_class_field_index(c, "start");
       info->device_end = ctf_event_class_field_index(c, "end");
+    } else if (strcmp(event, "unfinished") == 0) {
+      info->role = EVENT_UNFINISHED;
+      info->device_backend = ctf_event_class_field_index(c, "backend");
+      info->function_field = ctf_event_class_field_index(c, "function");
+      info->start = ctf_event_class_field_index(c, "start");
     }
     return;
   }

@@ -14,6 +14,7 @@ enum event_role {
   EVENT_EXIT,           /* F_exit or F_exit_full */
   EVENT_CALL,           /* lttng_ust_<backend>:call (minimal mode) */
   EVENT_DEVICE_COMMAND, /* lttng_ust_tracer:device_command */
+  EVENT_UNFINISHED,     /* lttng_ust_tracer:unfinished: a call that never returned */
 };
 
 struct event_info {

@@ -60,7 +60,8 @@ static int tally_init(struct tally *t) {
     t->backends[i].desc = tracer_backends[i];
     t->backends[i].function_count = tracer_backends[i]->function_count;
     t->backends[i].host = calloc(tracer_backends[i]->function_count + 1, sizeof(struct tally_stat));
-    if (!t->backends[i].host)
+    t->backends[i].unfinished = calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
+    if (!t->backends[i].host || !t->backends[i].unfinished)
       return -1;
   }
   return 0;
@@ -172,6 +173,22 @@ static void on_device(struct tally *t, const struct event_map *map,
   }
 }
 
+static void on_unfinished(struct tally *t, const struct event_info *info,
+                          const struct ctf_event *ev) {
+  struct ctf_value backend;
+  int64_t function = -1;
+  if (ctf_event_decode_field(ev, (size_t)info->device_backend, &backend, NULL) != CTF_OK ||
+      backend.kind != CTF_VALUE_STRING || !field_int(ev, info->function_field, &function))
+    return;
+  for (size_t i = 0; i < t->backend_count; i++) {
+    const char *bn = tracer_backends[i]->name;
+    if (strlen(bn) == backend.u.string.length &&
+        strncmp(bn, backend.u.string.chars, backend.u.string.length) == 0 && function >= 0 &&
+        (uint64_t)function < t->backends[i].function_count)
+      t->backends[i].unfinished[function]++;
+  }
+}
+
 static void set_error(struct tally *t, const char *message) {
   if (!t->error)
     t->error = strdup(message);
@@ -201,6 +218,8 @@ static void read_stream(struct worker *w, size_t stream) {
       on_call(t, w->map, info, ev, host);
     else if (info->role == EVENT_DEVICE_COMMAND)
       on_device(t, w->map, info, ev, host);
+    else if (info->role == EVENT_UNFINISHED)
+      on_unfinished(t, info, ev);
     else if (info->role == EVENT_ENTRY)
       t->backends[info->backend].events++;
     if ((++count & 0xffff) == 0) {
@@ -230,8 +249,10 @@ static int merge_into(struct tally *into, struct tally *from) {
     set_error(into, from->error);
   for (size_t i = 0; i < into->backend_count; i++) {
     struct tally_backend *a = &into->backends[i], *b = &from->backends[i];
-    for (uint32_t f = 0; f < a->function_count; f++)
+    for (uint32_t f = 0; f < a->function_count; f++) {
       stat_merge(&a->host[f], &b->host[f]);
+      a->unfinished[f] += b->unfinished[f];
+    }
     for (size_t d = 0; d < b->device_count; d++) {
       struct tally_device *src = &b->device[d];
       struct tally_device *dst = device_row(a, src->name, strlen(src->name), src->kind);
@@ -368,6 +389,7 @@ void tally_free(struct tally *t) {
   for (size_t i = 0; t->backends && i < t->backend_count; i++) {
     struct tally_backend *b = &t->backends[i];
     free(b->host);
+    free(b->unfinished);
     for (size_t d = 0; d < b->device_count; d++)
       free(b->device[d].name);
     free(b->device);

@@ -34,6 +34,7 @@ struct tally_device {
 struct tally_backend {
   const struct tracer_backend_desc *desc;
   struct tally_stat *host;     /* by function index; owned */
+  uint64_t *unfinished;        /* by function index: calls that never returned; owned */
   uint32_t function_count;
   struct tally_device *device; /* owned */
   size_t device_count, device_cap;

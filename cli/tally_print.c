@@ -10,7 +10,7 @@ enum { NAME_MAX_WIDTH = 48 };
 
 static bool backend_used(const struct tally_backend *b) {
   for (uint32_t i = 0; i < b->function_count; i++)
-    if (b->host[i].calls)
+    if (b->host[i].calls || b->unfinished[i])
       return true;
   return b->device_count > 0;
 }
@@ -88,6 +88,11 @@ static void print_host(const struct tally_backend *b, FILE *out) {
   total_row(out, width, total, calls, errors);
   fputc('\n', out);
 done:
+  for (uint32_t i = 0; i < b->function_count; i++)
+    if (b->unfinished[i])
+      fprintf(out, "Not returned when the app ended: %s (%llu call%s)\n",
+              b->desc->functions[i].name, (unsigned long long)b->unfinished[i],
+              b->unfinished[i] == 1 ? "" : "s");
   free(order);
   free(names);
 }
@@ -267,6 +272,16 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
       }
     }
     free(order);
+    fputs("],\n     \"unfinished\": [", out);
+    first = true;
+    for (uint32_t k = 0; k < b->function_count; k++) {
+      if (!b->unfinished[k])
+        continue;
+      fprintf(out, "%s\n       {\"name\": ", first ? "" : ",");
+      first = false;
+      json_string(out, b->desc->functions[k].name);
+      fprintf(out, ", \"calls\": %llu}", (unsigned long long)b->unfinished[k]);
+    }
     fputs("],\n     \"device\": [", out);
     size_t *dorder = calloc(b->device_count + 1, sizeof *dorder);
     size_t n = 0;

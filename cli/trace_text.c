@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backends.h"
 #include "tracer_backend_desc.h"
 
 enum { MAX_ELEMENTS_SHOWN = 32, MAX_FIELDS = 256 };
@@ -203,6 +204,36 @@ static bool is_length_of_next(const struct ctf_event_class *c, size_t i) {
          strcmp(next->u.sequence.length, c->fields[i].raw_name) == 0;
 }
 
+/* The backend an unfinished event names, by its `backend` string field. */
+static const struct tracer_backend_desc *backend_of(const struct ctf_value *values,
+                                                    const struct event_info *info) {
+  if (info->device_backend < 0)
+    return NULL;
+  const struct ctf_value *v = &values[info->device_backend];
+  if (v->kind != CTF_VALUE_STRING)
+    return NULL;
+  for (size_t i = 0; tracer_backends[i]; i++)
+    if (strlen(tracer_backends[i]->name) == v->u.string.length &&
+        strncmp(tracer_backends[i]->name, v->u.string.chars, v->u.string.length) == 0)
+      return tracer_backends[i];
+  return NULL;
+}
+
+/* `function` of minimal-mode and unfinished events is an index: show its name. */
+static bool print_function(FILE *out, const struct event_info *info, const struct ctf_value *values,
+                           size_t field) {
+  if ((info->role != EVENT_CALL && info->role != EVENT_UNFINISHED) ||
+      (int)field != info->function_field)
+    return false;
+  const struct tracer_backend_desc *b = info->role == EVENT_CALL ? info->desc : backend_of(values, info);
+  const struct ctf_value *v = &values[field];
+  uint64_t index = v->kind == CTF_VALUE_SIGNED ? (uint64_t)v->u.s : v->u.u;
+  if (!b || index >= b->function_count)
+    return false;
+  fputs(b->functions[index].name, out);
+  return true;
+}
+
 static void print_event(FILE *out, const struct event_map *map, const struct ctf_event *ev,
                         struct ctf_value *values) {
   const struct ctf_event_class *c = ev->event_class;
@@ -229,7 +260,14 @@ static void print_event(FILE *out, const struct event_map *map, const struct ctf
         continue;
       fprintf(out, "%s %s: ", first ? "" : ",", name);
       first = false;
-      print_value(out, name, &values[i], format_of(info, name));
+      const struct tracer_field_format *format = format_of(info, name);
+      struct tracer_field_format status_format = {"status", NULL, NULL};
+      if (info->role == EVENT_CALL && strcmp(name, "status") == 0) {
+        status_format.names = info->desc->status_names;
+        format = &status_format;
+      }
+      if (!print_function(out, info, values, i))
+        print_value(out, name, &values[i], format);
     }
     fputs(first ? "}\n" : " }\n", out);
   } else {

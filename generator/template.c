@@ -168,8 +168,8 @@ int template_parse(const char *path, const char *text, struct template **out, st
 /* The lookup stack: each frame is a value, and for list items their position. */
 struct frame {
   const struct tree *value;
-  bool in_list;
-  size_t index, count;
+  const struct tree *list; /* the list value is item `index` of, or NULL */
+  size_t index;
 };
 
 struct renderer {
@@ -188,11 +188,11 @@ static const struct tree *lookup_head(struct renderer *r, const char *name, size
                                       struct tree *index_value) {
   for (size_t i = r->depth; i-- > 0;) {
     const struct frame *f = &r->frames[i];
-    if (f->in_list) {
+    if (f->list) {
       if (len == 6 && strncmp(name, "_first", 6) == 0)
         return f->index == 0 ? &position_true : &position_false;
       if (len == 5 && strncmp(name, "_last", 5) == 0)
-        return f->index + 1 == f->count ? &position_true : &position_false;
+        return f->index + 1 == f->list->len ? &position_true : &position_false;
       if (len == 6 && strncmp(name, "_index", 6) == 0) {
         free(index_value->string);
         index_value->string = xasprintf("%zu", f->index);
@@ -239,13 +239,22 @@ static bool truthy(const struct tree *v) {
 
 static int render_nodes(struct renderer *r, const struct node *parent);
 
-static int push(struct renderer *r, const struct node *n, const struct tree *v, bool in_list,
-                size_t index, size_t count) {
+/* Pushes v, which is item `index` of list (NULL: v is not a list item). */
+static int push(struct renderer *r, const struct node *n, const struct tree *v,
+                const struct tree *list, size_t index) {
   if (r->depth == sizeof r->frames / sizeof *r->frames)
     return diag_error_at(r->d, r->t->path, n->line, n->column,
                          "Cannot render template: sections nested too deep");
-  r->frames[r->depth++] = (struct frame){v, in_list, index, count};
+  r->frames[r->depth++] = (struct frame){v, list, index};
   return 0;
+}
+
+/* Whether an enclosing section is iterating list. */
+static bool iterating(const struct renderer *r, const struct tree *list) {
+  for (size_t i = 0; i < r->depth; i++)
+    if (r->frames[i].list == list)
+      return true;
+  return false;
 }
 
 static int render_section(struct renderer *r, const struct node *n) {
@@ -255,15 +264,22 @@ static int render_section(struct renderer *r, const struct node *n) {
   if (n->kind == NODE_INVERTED) {
     if (!truthy(v))
       rc = render_nodes(r, n);
+  } else if (v && v->kind == TREE_LIST && iterating(r, v)) {
+    /* Names are looked up in outer frames too, so a section inside an item of a list can
+     * name that same list: rendering it all again per item, at every level, takes time
+     * exponential in the nesting (a hang, found by tests/fuzz/fuzz_template.c). */
+    rc = diag_error_at(r->d, r->t->path, n->line, n->column,
+                       "Cannot render template: section %s is inside an item of that list",
+                       n->text);
   } else if (v && v->kind == TREE_LIST) {
     for (size_t i = 0; i < v->len && rc == 0; i++) {
-      if ((rc = push(r, n, v->items[i], true, i, v->len)) == 0) {
+      if ((rc = push(r, n, v->items[i], v, i)) == 0) {
         rc = render_nodes(r, n);
         r->depth--;
       }
     }
   } else if (v && v->kind == TREE_MAP) {
-    if ((rc = push(r, n, v, false, 0, 0)) == 0) {
+    if ((rc = push(r, n, v, NULL, 0)) == 0) {
       rc = render_nodes(r, n);
       r->depth--;
     }
@@ -304,7 +320,7 @@ int template_render(const struct template *t, const struct tree *root, struct st
   r.t = t;
   r.out = out;
   r.d = d;
-  r.frames[r.depth++] = (struct frame){root, false, 0, 0};
+  r.frames[r.depth++] = (struct frame){root, NULL, 0};
   return render_nodes(&r, t->root);
 }
 

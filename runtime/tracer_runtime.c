@@ -6,6 +6,7 @@
 #include "tracer_runtime.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -136,7 +137,102 @@ static void notify_fork_child(void) {
   close(fd);
 }
 
+__thread struct tracer_thread_calls *tracer_thread_calls __attribute__((tls_model("initial-exec")));
+static struct tracer_thread_calls *all_thread_calls;
+static pthread_key_t thread_calls_key;
+
+static void thread_calls_end(void *arg) {
+  struct tracer_thread_calls *t = arg;
+  t->alive = 0; /* the thread ended with its calls: nothing of it is unfinished */
+  t->depth = 0;
+}
+
+struct tracer_thread_calls *tracer_thread_calls_register(void) {
+  /* Allocated once per thread and never freed: an exit handler may walk the list while
+   * threads end. Threads that end mark their record dead; records are reused. */
+  for (struct tracer_thread_calls *t = __atomic_load_n(&all_thread_calls, __ATOMIC_ACQUIRE); t;
+       t = t->next) {
+    int dead = 0;
+    if (__atomic_compare_exchange_n(&t->alive, &dead, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      t->depth = 0;
+      t->tid = (int)syscall(SYS_gettid);
+      tracer_thread_calls = t;
+      pthread_setspecific(thread_calls_key, t);
+      return t;
+    }
+  }
+  struct tracer_thread_calls *t = calloc(1, sizeof *t);
+  if (!t)
+    return NULL;
+  t->alive = 1;
+  t->tid = (int)syscall(SYS_gettid);
+  struct tracer_thread_calls *head = __atomic_load_n(&all_thread_calls, __ATOMIC_ACQUIRE);
+  do
+    t->next = head;
+  while (!__atomic_compare_exchange_n(&all_thread_calls, &head, t, 1, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_ACQUIRE));
+  tracer_thread_calls = t;
+  pthread_setspecific(thread_calls_key, t);
+  return t;
+}
+
+/* Writes every open call of every thread; safe in a signal handler (tracepoints are). */
+static void write_unfinished(void) {
+  tracer_debug("writing the calls in flight");
+  for (struct tracer_thread_calls *t = __atomic_load_n(&all_thread_calls, __ATOMIC_ACQUIRE); t;
+       t = t->next) {
+    if (!t->alive)
+      continue;
+    unsigned depth = t->depth < TRACER_INFLIGHT_DEPTH ? t->depth : TRACER_INFLIGHT_DEPTH;
+    for (unsigned i = 0; i < depth; i++)
+      lttng_ust_tracepoint(lttng_ust_tracer, unfinished, t->calls[i].backend,
+                           t->calls[i].function, t->calls[i].start, t->tid);
+    t->depth = 0;
+  }
+}
+
+__attribute__((destructor)) static void tracer_runtime_fini(void) { write_unfinished(); }
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+static struct sigaction previous_actions[sizeof fatal_signals / sizeof *fatal_signals];
+
+/* A fatal signal: record what was in flight, then let the signal do what it would have
+ * done (the handler that was there before, or the default action). */
+static void on_fatal_signal(int sig, siginfo_t *info, void *context) {
+  tracer_debug("fatal signal %d", sig);
+  write_unfinished();
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
+    if (fatal_signals[i] != sig)
+      continue;
+    struct sigaction *old = &previous_actions[i];
+    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+      old->sa_sigaction(sig, info, context);
+      return;
+    }
+    if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+      old->sa_handler(sig);
+      return;
+    }
+    sigaction(sig, old, NULL);
+    raise(sig);
+    return;
+  }
+}
+
+static void watch_fatal_signals(void) {
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_fatal_signal;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    sigaction(fatal_signals[i], &action, &previous_actions[i]);
+  }
+}
+
 __attribute__((constructor)) static void tracer_runtime_init(void) {
+  pthread_key_create(&thread_calls_key, thread_calls_end);
+  watch_fatal_signals();
   const char *path = getenv("TRACER_FORK_SOCKET");
   if (path && *path && strlen(path) < sizeof fork_socket) {
     memcpy(fork_socket, path, strlen(path) + 1);

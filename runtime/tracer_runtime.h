@@ -66,6 +66,46 @@ struct tracer_command {
 void tracer_device_command(const char *backend, enum tracer_command_kind kind, const char *name,
                            uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end);
 
+/* Calls in flight, for minimal mode's record of calls that never return. A thread keeps
+ * its own stack (no lock: only the owner writes it); when the process exits or dies of a
+ * fatal signal, every thread's open calls are written as lttng_ust_tracer:unfinished. */
+struct tracer_inflight {
+  const char *backend;
+  uint16_t function;
+  uint64_t start;
+};
+enum { TRACER_INFLIGHT_DEPTH = 32 };
+struct tracer_thread_calls {
+  struct tracer_inflight calls[TRACER_INFLIGHT_DEPTH];
+  volatile unsigned depth; /* may exceed the array: deeper calls are not kept */
+  int tid;
+  struct tracer_thread_calls *next; /* in the process-wide list; never removed */
+  volatile int alive;
+};
+struct tracer_thread_calls *tracer_thread_calls_register(void);
+extern __thread struct tracer_thread_calls *tracer_thread_calls
+    __attribute__((tls_model("initial-exec")));
+
+static inline void tracer_inflight_push(const char *backend, uint16_t function, uint64_t start) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (!t && !(t = tracer_thread_calls_register()))
+    return;
+  unsigned d = t->depth;
+  if (d < TRACER_INFLIGHT_DEPTH) {
+    t->calls[d].backend = backend;
+    t->calls[d].function = function;
+    t->calls[d].start = start;
+  }
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the entry complete */
+  t->depth = d + 1;
+}
+
+static inline void tracer_inflight_pop(void) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (t && t->depth)
+    t->depth--;
+}
+
 /* Debug log, on when TRACER_DEBUG is set: one line on stderr with pid and tid, written
  * with a single write(2) so it is safe in signal handlers and under re-entry. */
 void tracer_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -27,6 +27,19 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, device_command,
   )
 )
 
+/* A call that had not returned when its process ended (exit, or a fatal signal): written
+ * at that moment for every such call of every thread, in minimal mode, where no entry
+ * event shows it. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, unfinished,
+  LTTNG_UST_TP_ARGS(const char *, backend, uint16_t, function, uint64_t, start, int32_t, tid),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_string(backend, backend)
+    lttng_ust_field_integer(uint16_t, function, function)
+    lttng_ust_field_integer(uint64_t, start, start)
+    lttng_ust_field_integer(int32_t, tid, tid)
+  )
+)
+
 #endif
 
 #include <lttng/tracepoint-event.h>

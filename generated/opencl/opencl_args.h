@@ -30,6 +30,7 @@
 #ifndef CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_2_APIS 1
 #endif
+#include <stdbool.h>
 #include <stdint.h>
 #include <CL/cl.h>
 #include <CL/cl_ext.h>

@@ -415,7 +415,12 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 0, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.num_entries, tracer_args.platforms, tracer_args.num_platforms);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_exit_full, &tracer_args);
@@ -447,7 +452,12 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name, s
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 1, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_exit_full, &tracer_args);
@@ -479,7 +489,12 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 2, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.device_type, tracer_args.num_entries, tracer_args.devices, tracer_args.num_devices);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_exit_full, &tracer_args);
@@ -511,7 +526,12 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 3, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_exit_full, &tracer_args);
@@ -543,7 +563,12 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 4, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.in_device, tracer_args.properties, tracer_args.num_devices, tracer_args.out_devices, tracer_args.num_devices_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_exit_full, &tracer_args);
@@ -571,7 +596,12 @@ cl_int clRetainDevice(cl_device_id device) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 5, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_exit_full, &tracer_args);
@@ -599,7 +629,12 @@ cl_int clReleaseDevice(cl_device_id device) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 6, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_exit_full, &tracer_args);
@@ -629,7 +664,12 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, c
   lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 7, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.command_queue);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full, &tracer_args);
@@ -659,7 +699,12 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp, 
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 8, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.device_timestamp, tracer_args.host_timestamp);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full, &tracer_args);
@@ -688,7 +733,12 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
   lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 9, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.host_timestamp);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_exit_full, &tracer_args);
@@ -724,7 +774,12 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 10, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.properties, tracer_args.num_devices, tracer_args.devices, tracer_args.pfn_notify, tracer_args.user_data, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_exit_full, &tracer_args);
@@ -759,7 +814,12 @@ cl_context clCreateContextFromType(const cl_context_properties *properties, cl_d
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 11, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.properties, tracer_args.device_type, tracer_args.pfn_notify, tracer_args.user_data, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_exit_full, &tracer_args);
@@ -787,7 +847,12 @@ cl_int clRetainContext(cl_context context) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 12, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_exit_full, &tracer_args);
@@ -815,7 +880,12 @@ cl_int clReleaseContext(cl_context context) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 13, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_exit_full, &tracer_args);
@@ -847,7 +917,12 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
   lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 14, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_exit_full, &tracer_args);
@@ -877,7 +952,12 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
   lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 15, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.pfn_notify, tracer_args.user_data);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_exit_full, &tracer_args);
@@ -912,7 +992,12 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_entry_full, &tracer_args);
   opencl_hook_clCreateCommandQueueWithProperties_before(&tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 16, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit_full, &tracer_args);
@@ -940,7 +1025,12 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 17, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_exit_full, &tracer_args);
@@ -968,7 +1058,12 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 18, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_exit_full, &tracer_args);
@@ -1000,7 +1095,12 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 19, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_exit_full, &tracer_args);
@@ -1035,7 +1135,12 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 20, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size, tracer_args.host_ptr, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_exit_full, &tracer_args);
@@ -1070,7 +1175,12 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_typ
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 21, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.buffer, tracer_args.flags, tracer_args.buffer_create_type, tracer_args.buffer_create_info, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_exit_full, &tracer_args);
@@ -1106,7 +1216,12 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 22, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.image_format, tracer_args.image_desc, tracer_args.host_ptr, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_exit_full, &tracer_args);
@@ -1142,7 +1257,12 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
   lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 23, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.pipe_packet_size, tracer_args.pipe_max_packets, tracer_args.properties, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_exit_full, &tracer_args);
@@ -1178,7 +1298,12 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 24, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.size, tracer_args.host_ptr, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_exit_full, &tracer_args);
@@ -1215,7 +1340,12 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 25, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.image_format, tracer_args.image_desc, tracer_args.host_ptr, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_exit_full, &tracer_args);
@@ -1243,7 +1373,12 @@ cl_int clRetainMemObject(cl_mem memobj) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 26, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_exit_full, &tracer_args);
@@ -1271,7 +1406,12 @@ cl_int clReleaseMemObject(cl_mem memobj) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 27, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_exit_full, &tracer_args);
@@ -1304,7 +1444,12 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 28, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.image_type, tracer_args.num_entries, tracer_args.image_formats, tracer_args.num_image_formats);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_exit_full, &tracer_args);
@@ -1336,7 +1481,12 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 29, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_exit_full, &tracer_args);
@@ -1368,7 +1518,12 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 30, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.image, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_exit_full, &tracer_args);
@@ -1400,7 +1555,12 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 31, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.pipe, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_exit_full, &tracer_args);
@@ -1430,7 +1590,12 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 32, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.pfn_notify, tracer_args.user_data);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit_full, &tracer_args);
@@ -1461,7 +1626,12 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 33, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size, tracer_args.alignment);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_exit_full, &tracer_args);
@@ -1491,7 +1661,12 @@ void clSVMFree(cl_context context, void *svm_pointer) {
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 34, tracer_args.tracer_start);
   tracer_real(tracer_args.context, tracer_args.svm_pointer);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_exit_full, &tracer_args);
@@ -1523,7 +1698,12 @@ cl_sampler clCreateSamplerWithProperties(cl_context context, const cl_sampler_pr
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 35, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.sampler_properties, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_exit_full, &tracer_args);
@@ -1551,7 +1731,12 @@ cl_int clRetainSampler(cl_sampler sampler) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 36, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.sampler);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_exit_full, &tracer_args);
@@ -1579,7 +1764,12 @@ cl_int clReleaseSampler(cl_sampler sampler) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 37, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.sampler);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_exit_full, &tracer_args);
@@ -1611,7 +1801,12 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 38, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.sampler, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_exit_full, &tracer_args);
@@ -1646,7 +1841,12 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 39, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.count, tracer_args.strings, tracer_args.lengths, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_exit_full, &tracer_args);
@@ -1683,7 +1883,12 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices, co
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 40, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices, tracer_args.device_list, tracer_args.lengths, tracer_args.binaries, tracer_args.binary_status, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_exit_full, &tracer_args);
@@ -1718,7 +1923,12 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 41, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices, tracer_args.device_list, tracer_args.kernel_names, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit_full, &tracer_args);
@@ -1752,7 +1962,12 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 42, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.il, tracer_args.length, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_exit_full, &tracer_args);
@@ -1780,7 +1995,12 @@ cl_int clRetainProgram(cl_program program) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 43, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.program);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_exit_full, &tracer_args);
@@ -1808,7 +2028,12 @@ cl_int clReleaseProgram(cl_program program) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 44, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.program);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_exit_full, &tracer_args);
@@ -1841,7 +2066,12 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 45, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_devices, tracer_args.device_list, tracer_args.options, tracer_args.pfn_notify, tracer_args.user_data);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_exit_full, &tracer_args);
@@ -1877,7 +2107,12 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 46, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_devices, tracer_args.device_list, tracer_args.options, tracer_args.num_input_headers, tracer_args.input_headers, tracer_args.header_include_names, tracer_args.pfn_notify, tracer_args.user_data);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_exit_full, &tracer_args);
@@ -1916,7 +2151,12 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 47, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices, tracer_args.device_list, tracer_args.options, tracer_args.num_input_programs, tracer_args.input_programs, tracer_args.pfn_notify, tracer_args.user_data, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_exit_full, &tracer_args);
@@ -1946,7 +2186,12 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 48, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.pfn_notify, tracer_args.user_data);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_exit_full, &tracer_args);
@@ -1977,7 +2222,12 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 49, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.spec_id, tracer_args.spec_size, tracer_args.spec_value);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full, &tracer_args);
@@ -2005,7 +2255,12 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 50, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.platform);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full, &tracer_args);
@@ -2037,7 +2292,12 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 51, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_exit_full, &tracer_args);
@@ -2070,7 +2330,12 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 52, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.device, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_exit_full, &tracer_args);
@@ -2103,7 +2368,12 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 53, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.kernel_name, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_exit_full, &tracer_args);
@@ -2134,7 +2404,12 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 54, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_kernels, tracer_args.kernels, tracer_args.num_kernels_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_exit_full, &tracer_args);
@@ -2166,7 +2441,12 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 55, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.source_kernel, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_exit_full, &tracer_args);
@@ -2194,7 +2474,12 @@ cl_int clRetainKernel(cl_kernel kernel) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 56, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_exit_full, &tracer_args);
@@ -2222,7 +2507,12 @@ cl_int clReleaseKernel(cl_kernel kernel) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 57, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_exit_full, &tracer_args);
@@ -2253,7 +2543,12 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 58, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_size, tracer_args.arg_value);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_exit_full, &tracer_args);
@@ -2283,7 +2578,12 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 59, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_value);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full, &tracer_args);
@@ -2314,7 +2614,12 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, siz
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 60, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_exit_full, &tracer_args);
@@ -2346,7 +2651,12 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 61, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_exit_full, &tracer_args);
@@ -2379,7 +2689,12 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 62, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_indx, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_exit_full, &tracer_args);
@@ -2412,7 +2727,12 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 63, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.device, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full, &tracer_args);
@@ -2447,7 +2767,12 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 64, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.device, tracer_args.param_name, tracer_args.input_value_size, tracer_args.input_value, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full, &tracer_args);
@@ -2476,7 +2801,12 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 65, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.num_events, tracer_args.event_list);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_exit_full, &tracer_args);
@@ -2508,7 +2838,12 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 66, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_exit_full, &tracer_args);
@@ -2540,7 +2875,12 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 67, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_exit_full, &tracer_args);
@@ -2568,7 +2908,12 @@ cl_int clRetainEvent(cl_event event) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 68, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_exit_full, &tracer_args);
@@ -2596,7 +2941,12 @@ cl_int clReleaseEvent(cl_event event) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 69, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_exit_full, &tracer_args);
@@ -2625,7 +2975,12 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
   lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 70, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.execution_status);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_exit_full, &tracer_args);
@@ -2656,7 +3011,12 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type, voi
   lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 71, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.command_exec_callback_type, tracer_args.pfn_notify, tracer_args.user_data);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_exit_full, &tracer_args);
@@ -2688,7 +3048,12 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, siz
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 72, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_exit_full, &tracer_args);
@@ -2716,7 +3081,12 @@ cl_int clFlush(cl_command_queue command_queue) {
   lttng_ust_tracepoint(lttng_ust_opencl, clFlush_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clFlush_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 73, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clFlush_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clFlush_exit_full, &tracer_args);
@@ -2744,7 +3114,12 @@ cl_int clFinish(cl_command_queue command_queue) {
   lttng_ust_tracepoint(lttng_ust_opencl, clFinish_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clFinish_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 74, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clFinish_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clFinish_exit_full, &tracer_args);
@@ -2790,7 +3165,12 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 75, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_read, tracer_args.offset, tracer_args.size, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer_exit, &tracer_args);
@@ -2842,7 +3222,12 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 76, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_read, tracer_args.buffer_origin, tracer_args.host_origin, tracer_args.region, tracer_args.buffer_row_pitch, tracer_args.buffer_slice_pitch, tracer_args.host_row_pitch, tracer_args.host_slice_pitch, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect_exit, &tracer_args);
@@ -2889,7 +3274,12 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 77, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_write, tracer_args.offset, tracer_args.size, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer_exit, &tracer_args);
@@ -2941,7 +3331,12 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer, c
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 78, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_write, tracer_args.buffer_origin, tracer_args.host_origin, tracer_args.region, tracer_args.buffer_row_pitch, tracer_args.buffer_slice_pitch, tracer_args.host_row_pitch, tracer_args.host_slice_pitch, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect_exit, &tracer_args);
@@ -2988,7 +3383,12 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 79, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.pattern, tracer_args.pattern_size, tracer_args.offset, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer_exit, &tracer_args);
@@ -3035,7 +3435,12 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 80, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_buffer, tracer_args.src_offset, tracer_args.dst_offset, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer_exit, &tracer_args);
@@ -3086,7 +3491,12 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 81, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_buffer, tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region, tracer_args.src_row_pitch, tracer_args.src_slice_pitch, tracer_args.dst_row_pitch, tracer_args.dst_slice_pitch, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect_exit, &tracer_args);
@@ -3135,7 +3545,12 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 82, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image, tracer_args.blocking_read, tracer_args.origin, tracer_args.region, tracer_args.row_pitch, tracer_args.slice_pitch, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage_exit, &tracer_args);
@@ -3184,7 +3599,12 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 83, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image, tracer_args.blocking_write, tracer_args.origin, tracer_args.region, tracer_args.input_row_pitch, tracer_args.input_slice_pitch, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage_exit, &tracer_args);
@@ -3220,7 +3640,12 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 84, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image, tracer_args.fill_color, tracer_args.origin, tracer_args.region, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_exit_full, &tracer_args);
@@ -3266,7 +3691,12 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 85, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_image, tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage_exit, &tracer_args);
@@ -3303,7 +3733,12 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 86, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_buffer, tracer_args.src_origin, tracer_args.region, tracer_args.dst_offset, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_full, &tracer_args);
@@ -3339,7 +3774,12 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 87, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_image, tracer_args.src_offset, tracer_args.dst_origin, tracer_args.region, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_full, &tracer_args);
@@ -3389,7 +3829,12 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 88, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_map, tracer_args.map_flags, tracer_args.offset, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer_exit, &tracer_args);
@@ -3432,7 +3877,12 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 89, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image, tracer_args.blocking_map, tracer_args.map_flags, tracer_args.origin, tracer_args.region, tracer_args.image_row_pitch, tracer_args.image_slice_pitch, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_exit_full, &tracer_args);
@@ -3475,7 +3925,12 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 90, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.memobj, tracer_args.mapped_ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject_exit, &tracer_args);
@@ -3510,7 +3965,12 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 91, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects, tracer_args.flags, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_full, &tracer_args);
@@ -3556,7 +4016,12 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 92, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel, tracer_args.work_dim, tracer_args.global_work_offset, tracer_args.global_work_size, tracer_args.local_work_size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel_exit, &tracer_args);
@@ -3594,7 +4059,12 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 93, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.user_func, tracer_args.args, tracer_args.cb_args, tracer_args.num_mem_objects, tracer_args.mem_list, tracer_args.args_mem_loc, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_exit_full, &tracer_args);
@@ -3625,7 +4095,12 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 94, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_full, &tracer_args);
@@ -3656,7 +4131,12 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 95, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full, &tracer_args);
@@ -3691,7 +4171,12 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 96, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers, tracer_args.svm_pointers, tracer_args.pfn_free_func, tracer_args.user_data, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_exit_full, &tracer_args);
@@ -3736,7 +4221,12 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 97, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_copy, tracer_args.dst_ptr, tracer_args.src_ptr, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy_exit, &tracer_args);
@@ -3782,7 +4272,12 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 98, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr, tracer_args.pattern, tracer_args.pattern_size, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill_exit, &tracer_args);
@@ -3818,7 +4313,12 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 99, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_map, tracer_args.flags, tracer_args.svm_ptr, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_exit_full, &tracer_args);
@@ -3850,7 +4350,12 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint 
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 100, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full, &tracer_args);
@@ -3885,7 +4390,12 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 101, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers, tracer_args.svm_pointers, tracer_args.sizes, tracer_args.flags, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full, &tracer_args);
@@ -3914,7 +4424,12 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 102, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.func_name);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit_full, &tracer_args);
@@ -3945,7 +4460,12 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queu
   lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 103, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.properties, tracer_args.enable, tracer_args.old_properties);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_exit_full, &tracer_args);
@@ -3983,7 +4503,12 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 104, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.image_format, tracer_args.image_width, tracer_args.image_height, tracer_args.image_row_pitch, tracer_args.host_ptr, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_exit_full, &tracer_args);
@@ -4023,7 +4548,12 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 105, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.image_format, tracer_args.image_width, tracer_args.image_height, tracer_args.image_depth, tracer_args.image_row_pitch, tracer_args.image_slice_pitch, tracer_args.host_ptr, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_exit_full, &tracer_args);
@@ -4052,7 +4582,12 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 106, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_exit_full, &tracer_args);
@@ -4082,7 +4617,12 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 107, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_events, tracer_args.event_list);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full, &tracer_args);
@@ -4110,7 +4650,12 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 108, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_exit_full, &tracer_args);
@@ -4137,7 +4682,12 @@ cl_int clUnloadCompiler(void) {
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 109, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real();
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_exit_full, &tracer_args);
@@ -4165,7 +4715,12 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 110, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.func_name);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full, &tracer_args);
@@ -4200,7 +4755,12 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device, c
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_entry_full, &tracer_args);
   opencl_hook_clCreateCommandQueue_before(&tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 111, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_exit_full, &tracer_args);
@@ -4235,7 +4795,12 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords, cl_add
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 112, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.normalized_coords, tracer_args.addressing_mode, tracer_args.filter_mode, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_exit_full, &tracer_args);
@@ -4277,7 +4842,12 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel, cl_uint n
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 113, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask_exit, &tracer_args);
@@ -4312,7 +4882,12 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 114, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.num_queues, tracer_args.queues, tracer_args.properties, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_exit_full, &tracer_args);
@@ -4340,7 +4915,12 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 115, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_full, &tracer_args);
@@ -4368,7 +4948,12 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 116, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full, &tracer_args);
@@ -4396,7 +4981,12 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 117, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full, &tracer_args);
@@ -4429,7 +5019,12 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues, c
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 118, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.num_queues, tracer_args.queues, tracer_args.command_buffer, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full, &tracer_args);
@@ -4462,7 +5057,12 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer, cl_
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 119, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit_full, &tracer_args);
@@ -4500,7 +5100,12 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 120, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_buffer, tracer_args.src_offset, tracer_args.dst_offset, tracer_args.size, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full, &tracer_args);
@@ -4542,7 +5147,12 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer, cl_comma
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 121, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_buffer, tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region, tracer_args.src_row_pitch, tracer_args.src_slice_pitch, tracer_args.dst_row_pitch, tracer_args.dst_slice_pitch, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_full, &tracer_args);
@@ -4580,7 +5190,12 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer, cl_co
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 122, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_image, tracer_args.src_offset, tracer_args.dst_origin, tracer_args.region, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_full, &tracer_args);
@@ -4618,7 +5233,12 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 123, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_image, tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_exit_full, &tracer_args);
@@ -4656,7 +5276,12 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer, cl_co
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 124, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_buffer, tracer_args.src_origin, tracer_args.region, tracer_args.dst_offset, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_full, &tracer_args);
@@ -4694,7 +5319,12 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 125, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.buffer, tracer_args.pattern, tracer_args.pattern_size, tracer_args.offset, tracer_args.size, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_exit_full, &tracer_args);
@@ -4731,7 +5361,12 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 126, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.image, tracer_args.fill_color, tracer_args.origin, tracer_args.region, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_exit_full, &tracer_args);
@@ -4770,7 +5405,12 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer, cl_comman
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 127, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.properties, tracer_args.kernel, tracer_args.work_dim, tracer_args.global_work_offset, tracer_args.global_work_size, tracer_args.local_work_size, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full, &tracer_args);
@@ -4802,7 +5442,12 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer, cl_comman
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 128, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full, &tracer_args);
@@ -4831,7 +5476,12 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer, const cl
   lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 129, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.mutable_config);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_full, &tracer_args);
@@ -4863,7 +5513,12 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command, cl_mutable_com
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 130, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full, &tracer_args);
@@ -4893,7 +5548,12 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 131, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.pfn_notify, tracer_args.user_data);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_full, &tracer_args);
@@ -4925,7 +5585,12 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 132, tracer_args.tracer_start);
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full, &tracer_args);
@@ -4956,7 +5621,12 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 133, tracer_args.tracer_start);
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_full, &tracer_args);
@@ -4987,7 +5657,12 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 134, tracer_args.tracer_start);
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_full, &tracer_args);
@@ -5016,7 +5691,12 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
   lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 135, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.num_entries, tracer_args.platforms, tracer_args.num_platforms);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full, &tracer_args);
@@ -5050,7 +5730,12 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 136, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.il, tracer_args.length, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_exit_full, &tracer_args);
@@ -5078,7 +5763,12 @@ cl_int clTerminateContextKHR(cl_context context) {
   lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 137, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_exit_full, &tracer_args);
@@ -5112,7 +5802,12 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 138, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit_full, &tracer_args);
@@ -5140,7 +5835,12 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 139, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_exit_full, &tracer_args);
@@ -5168,7 +5868,12 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 140, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_exit_full, &tracer_args);
@@ -5200,7 +5905,12 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device, const cl_device_partition_p
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 141, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.in_device, tracer_args.properties, tracer_args.num_entries, tracer_args.out_devices, tracer_args.num_devices);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full, &tracer_args);
@@ -5234,7 +5944,12 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 142, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects, tracer_args.flags, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_full, &tracer_args);
@@ -5269,7 +5984,12 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 143, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.image_width, tracer_args.image_height, tracer_args.image_format, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full, &tracer_args);
@@ -5302,7 +6022,12 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 144, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_objects, tracer_args.mem_objects, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit_full, &tracer_args);
@@ -5335,7 +6060,12 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 145, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_objects, tracer_args.mem_objects, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit_full, &tracer_args);
@@ -5371,7 +6101,12 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 146, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_image, tracer_args.mipmap_filter_mode, tracer_args.array_region, tracer_args.mip_region, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_full, &tracer_args);
@@ -5406,7 +6141,12 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device, c
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 147, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.in_kernel, tracer_args.in_device, tracer_args.param_name, tracer_args.input_value_size, tracer_args.input_value, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_full, &tracer_args);
@@ -5439,7 +6179,12 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 148, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel, tracer_args.work_dim, tracer_args.global_work_offset, tracer_args.global_work_size, tracer_args.suggested_local_work_size);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit_full, &tracer_args);
@@ -5472,7 +6217,12 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue, cl_
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 149, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit_full, &tracer_args);
@@ -5505,7 +6255,12 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue, cl_
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 150, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit_full, &tracer_args);
@@ -5538,7 +6293,12 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 151, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object, tracer_args.device, tracer_args.handle_type, tracer_args.handle_size, tracer_args.handle_ptr, tracer_args.handle_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full, &tracer_args);
@@ -5571,7 +6331,12 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context, const cl
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 152, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.sema_props, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit_full, &tracer_args);
@@ -5605,7 +6370,12 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 153, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_sema_objects, tracer_args.sema_objects, tracer_args.sema_payload_list, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_full, &tracer_args);
@@ -5639,7 +6409,12 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 154, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_sema_objects, tracer_args.sema_objects, tracer_args.sema_payload_list, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_full, &tracer_args);
@@ -5671,7 +6446,12 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 155, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full, &tracer_args);
@@ -5699,7 +6479,12 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 156, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full, &tracer_args);
@@ -5727,7 +6512,12 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 157, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full, &tracer_args);
@@ -5763,7 +6553,12 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags, const cl_import
   lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 158, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.properties, tracer_args.memory, tracer_args.size, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_exit_full, &tracer_args);
@@ -5794,7 +6589,12 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 159, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size, tracer_args.alignment);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_exit_full, &tracer_args);
@@ -5824,7 +6624,12 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 160, tracer_args.tracer_start);
   tracer_real(tracer_args.context, tracer_args.svm_pointer);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_exit_full, &tracer_args);
@@ -5858,7 +6663,12 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 161, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers, tracer_args.svm_pointers, tracer_args.pfn_free_func, tracer_args.user_data, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full, &tracer_args);
@@ -5893,7 +6703,12 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 162, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_copy, tracer_args.dst_ptr, tracer_args.src_ptr, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full, &tracer_args);
@@ -5928,7 +6743,12 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 163, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr, tracer_args.pattern, tracer_args.pattern_size, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full, &tracer_args);
@@ -5963,7 +6783,12 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 164, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_map, tracer_args.flags, tracer_args.svm_ptr, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full, &tracer_args);
@@ -5995,7 +6820,12 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr, cl_ui
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 165, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full, &tracer_args);
@@ -6025,7 +6855,12 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 166, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_value);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_full, &tracer_args);
@@ -6056,7 +6891,12 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 167, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full, &tracer_args);
@@ -6091,7 +6931,12 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context, cl_accelerator
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 168, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.accelerator_type, tracer_args.descriptor_size, tracer_args.descriptor, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_exit_full, &tracer_args);
@@ -6123,7 +6968,12 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator, cl_accelerato
   lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 169, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full, &tracer_args);
@@ -6151,7 +7001,12 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 170, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full, &tracer_args);
@@ -6179,7 +7034,12 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 171, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full, &tracer_args);
@@ -6214,7 +7074,12 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
   lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 172, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties, tracer_args.size, tracer_args.alignment, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_exit_full, &tracer_args);
@@ -6250,7 +7115,12 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device, const cl_me
   lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 173, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_args.size, tracer_args.alignment, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_exit_full, &tracer_args);
@@ -6286,7 +7156,12 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device, const cl_me
   lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 174, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_args.size, tracer_args.alignment, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_exit_full, &tracer_args);
@@ -6315,7 +7190,12 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
   lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 175, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_exit_full, &tracer_args);
@@ -6344,7 +7224,12 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
   lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 176, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full, &tracer_args);
@@ -6377,7 +7262,12 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 177, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full, &tracer_args);
@@ -6407,7 +7297,12 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 178, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_value);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_full, &tracer_args);
@@ -6442,7 +7337,12 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 179, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.dst_ptr, tracer_args.pattern, tracer_args.pattern_size, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full, &tracer_args);
@@ -6477,7 +7377,12 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 180, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking, tracer_args.dst_ptr, tracer_args.src_ptr, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full, &tracer_args);
@@ -6511,7 +7416,12 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 181, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.ptr, tracer_args.size, tracer_args.advice, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full, &tracer_args);
@@ -6545,7 +7455,12 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 182, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.ptr, tracer_args.size, tracer_args.flags, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full, &tracer_args);
@@ -6579,7 +7494,12 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 183, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.dst_ptr, tracer_args.value, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full, &tracer_args);
@@ -6615,7 +7535,12 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context, const cl_mem_proper
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 184, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.size, tracer_args.host_ptr, tracer_status_slot);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit_full, &tracer_args);
@@ -6651,7 +7576,12 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_entry, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_entry_full, &tracer_args);
   tracer_args.tracer_start = tracer_now();
+  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
+  if (tracer_minimal)
+    tracer_inflight_push("opencl", 185, tracer_args.tracer_start);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.image_format, tracer_args.image_desc, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  if (tracer_minimal)
+    tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit_full, &tracer_args);
