@@ -203,15 +203,16 @@ static void read_stream(struct worker *w, size_t stream) {
     return;
   }
   int host = w->stream_host[stream];
-  const struct ctf_packet *packet = NULL;
+  uint64_t discarded_before = t->discarded;
+  uint64_t packet = UINT64_MAX; /* index of the packet being read: the cursor reuses its struct */
   const struct ctf_event *ev;
   uint64_t last_offset = 0, count = 0;
   enum ctf_status st;
   while ((st = ctf_cursor_next(cursor, &ev, &error)) == CTF_OK) {
     t->events++;
-    if (ev->packet != packet) {
-      packet = ev->packet;
-      t->discarded += packet->events_discarded_new;
+    if (ev->packet->index != packet) {
+      packet = ev->packet->index;
+      t->discarded += ev->packet->events_discarded_new;
     }
     const struct event_info *info = &w->map->infos[ev->event_class->index];
     if (info->role == EVENT_EXIT || info->role == EVENT_CALL)
@@ -231,6 +232,14 @@ static void read_stream(struct worker *w, size_t stream) {
     set_error(t, error.message);
   const struct ctf_stream *s = ctf_trace_stream(w->trace, stream);
   atomic_fetch_add(&w->progress->bytes_done, s->file_size - last_offset);
+  if (t->discarded > discarded_before) {
+    struct tally_loss *grown = realloc(t->losses, (t->loss_count + 1) * sizeof *grown);
+    if (grown) {
+      t->losses = grown;
+      t->losses[t->loss_count].stream = strdup(s->path);
+      t->losses[t->loss_count++].discarded = t->discarded - discarded_before;
+    }
+  }
   ctf_cursor_close(cursor);
 }
 
@@ -245,6 +254,17 @@ static void *worker_main(void *arg) {
 static int merge_into(struct tally *into, struct tally *from) {
   into->events += from->events;
   into->discarded += from->discarded;
+  if (from->loss_count) {
+    struct tally_loss *grown =
+        realloc(into->losses, (into->loss_count + from->loss_count) * sizeof *grown);
+    if (!grown)
+      return -1;
+    into->losses = grown;
+    for (size_t i = 0; i < from->loss_count; i++) {
+      into->losses[into->loss_count++] = from->losses[i];
+      from->losses[i].stream = NULL; /* moved */
+    }
+  }
   if (from->error)
     set_error(into, from->error);
   for (size_t i = 0; i < into->backend_count; i++) {
@@ -400,6 +420,9 @@ void tally_free(struct tally *t) {
     id_set_free(&b->device_threads);
   }
   free(t->backends);
+  for (size_t i = 0; i < t->loss_count; i++)
+    free(t->losses[i].stream);
+  free(t->losses);
   for (size_t i = 0; i < t->host_count; i++)
     free(t->hostnames[i]);
   free(t->hostnames);

@@ -47,6 +47,11 @@ struct tally {
   size_t backend_count;
   uint64_t events;          /* every event read */
   uint64_t discarded;       /* events the tracer dropped, from the packet contexts */
+  struct tally_loss {
+    char *stream;           /* the stream file; owned */
+    uint64_t discarded;
+  } *losses;                /* streams that lost events; owned */
+  size_t loss_count;
   char **hostnames;         /* by host index; owned */
   size_t host_count;
   char *error;              /* first stream error, or NULL; the rest of the trace was read */

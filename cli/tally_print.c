@@ -168,10 +168,15 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
   if (run && run->present && !run->clean)
     fprintf(out, "The app %s%s: the tables count what it recorded until then.\n\n",
             strncmp(run->status, "killed", 6) == 0 ? "was " : "", run->status);
-  if (t->discarded)
+  if (t->discarded) {
     fprintf(out, "WARNING: %llu events were discarded by the tracer (buffers full): the "
-                 "tables below miss them. Run with --blocking to lose none.\n\n",
+                 "tables below miss them. Run with --blocking to lose none.\n",
             (unsigned long long)t->discarded);
+    for (size_t i = 0; i < t->loss_count; i++)
+      fprintf(out, "  %llu in %s\n", (unsigned long long)t->losses[i].discarded,
+              t->losses[i].stream);
+    fputc('\n', out);
+  }
   bool any = false;
   for (size_t i = 0; i < t->backend_count; i++) {
     const struct tally_backend *b = &t->backends[i];
@@ -232,6 +237,13 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
   }
   fprintf(out, ",\n  \"events\": %llu,\n  \"discarded_events\": %llu,\n",
           (unsigned long long)t->events, (unsigned long long)t->discarded);
+  fputs("  \"discarded_by_stream\": [", out);
+  for (size_t i = 0; i < t->loss_count; i++) {
+    fputs(i ? ", {\"stream\": " : "{\"stream\": ", out);
+    json_string(out, t->losses[i].stream);
+    fprintf(out, ", \"discarded\": %llu}", (unsigned long long)t->losses[i].discarded);
+  }
+  fputs("],\n", out);
   if (t->error) {
     fputs("  \"error\": ", out);
     json_string(out, t->error);

@@ -50,6 +50,7 @@ struct options {
   const char *backends;     /* -b */
   const char *events;       /* -e: more event patterns */
   unsigned threads;
+  uint64_t subbuf_size, subbuf_count; /* 0: the session's defaults */
   char **app;               /* argv of the app */
 };
 
@@ -77,6 +78,9 @@ static const char usage[] =
     "                         running an app; any output option applies\n"
     "      --blocking         never discard events: the app waits for the tracer when its\n"
     "                         buffers are full (default: discard, and report how many)\n"
+    "      --buffer-size SIZE size of each ring sub-buffer per CPU, a power of 2 with an\n"
+    "                         optional k, M or G suffix (default: 2M)\n"
+    "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: 4)\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
     "  -h, --help             show this help and exit\n"
@@ -359,6 +363,8 @@ static int run(const struct options *o) {
       .output_dir = trace_dir,
       .event_patterns = (const char *const *)patterns,
       .blocking = o->blocking,
+      .subbuf_size = o->subbuf_size,
+      .subbuf_count = o->subbuf_count,
   };
   struct session *session = NULL;
   struct session_error serr;
@@ -451,7 +457,7 @@ done:
 }
 
 int main(int argc, char **argv) {
-  enum { OPT_TRACE_OUTPUT = 256, OPT_BLOCKING, OPT_THREADS };
+  enum { OPT_TRACE_OUTPUT = 256, OPT_BLOCKING, OPT_THREADS, OPT_BUFFER_SIZE, OPT_BUFFER_COUNT };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
       {"json", no_argument, NULL, 'j'},
@@ -463,6 +469,8 @@ int main(int argc, char **argv) {
       {"replay", optional_argument, NULL, 'r'},
       {"blocking", no_argument, NULL, OPT_BLOCKING},
       {"threads", required_argument, NULL, OPT_THREADS},
+      {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
+      {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
       {"quiet", no_argument, NULL, 'q'},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
@@ -499,6 +507,27 @@ int main(int argc, char **argv) {
       break;
     case OPT_BLOCKING: o.blocking = true; break;
     case OPT_THREADS: o.threads = (unsigned)strtoul(optarg, NULL, 10); break;
+    case OPT_BUFFER_SIZE:
+    case OPT_BUFFER_COUNT: {
+      char *end;
+      uint64_t v = strtoull(optarg, &end, 10);
+      if (c == OPT_BUFFER_SIZE && (*end == 'k' || *end == 'K'))
+        v <<= 10, end++;
+      else if (c == OPT_BUFFER_SIZE && *end == 'M')
+        v <<= 20, end++;
+      else if (c == OPT_BUFFER_SIZE && *end == 'G')
+        v <<= 30, end++;
+      if (*end || v == 0 || (v & (v - 1))) {
+        error("%s wants a power of 2, got %s", c == OPT_BUFFER_SIZE ? "--buffer-size" : "--buffer-count",
+              optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      if (c == OPT_BUFFER_SIZE)
+        o.subbuf_size = v;
+      else
+        o.subbuf_count = v;
+      break;
+    }
     case 'q': o.quiet = true; break;
     case 'h': print_usage(stdout); return 0;
     case 'V': printf("tracer %s\n", TRACER_VERSION); return 0;

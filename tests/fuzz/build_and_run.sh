@@ -16,7 +16,8 @@
 set -u
 
 seconds=${1:-60}
-case $seconds in '' | *[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;; esac
+# libFuzzer reads -max_total_time=0 as "no limit": SECONDS must be at least 1.
+case $seconds in '' | *[!0-9]* | 0) echo "usage: $0 [SECONDS >= 1]" >&2; exit 2 ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fuzz="$root/tests/fuzz"
 cc=${FUZZ_CC:-clang-19}
@@ -28,6 +29,14 @@ command -v "$cc" >/dev/null 2>&1 ||
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tracer-fuzz.XXXXXX") || exit 2
 export TMPDIR="$work" # the targets' scratch folders land here too
+# Reports name functions and lines when a symbolizer is at hand (any LLVM version).
+for s in llvm-symbolizer-19 llvm-symbolizer; do
+  if command -v "$s" >/dev/null 2>&1; then
+    ASAN_SYMBOLIZER_PATH=$(command -v "$s")
+    export ASAN_SYMBOLIZER_PATH
+    break
+  fi
+done
 
 # Sources per target, listed explicitly: the same files the CMake targets compile.
 generator_common="generator/diag.c generator/util.c generator/yamldoc.c"
