@@ -1,4 +1,5 @@
 /* launch: fork, hold, exec and wait for the traced app, forwarding signals meanwhile. */
+#include "control_error.h"
 #include "launch.h"
 
 #include "launch_env.h"
@@ -47,15 +48,6 @@ static bool handler_installed[FORWARDED_COUNT];
 static volatile sig_atomic_t forward_target; /* the app's pid, 0 when none */
 static bool forwarding_active;
 
-__attribute__((format(printf, 3, 4))) static enum launch_status
-fail(struct launch_error *error, enum launch_status status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(error->message, sizeof error->message, fmt, ap);
-  va_end(ap);
-  return status;
-}
 
 static void forward_signal(int signal_number, siginfo_t *info, void *context)
 {
@@ -207,10 +199,10 @@ enum launch_status launch_start(const struct launch_request *request,
   error->message[0] = '\0';
   *process_out = NULL;
   if (request == NULL || request->argv == NULL || request->argv[0] == NULL) {
-    return fail(error, LAUNCH_ERR_USAGE, "Cannot run app: no command given");
+    return launch_fail(error, LAUNCH_ERR_USAGE, "Cannot run app: no command given");
   }
   if (forwarding_active) {
-    return fail(error, LAUNCH_ERR_USAGE,
+    return launch_fail(error, LAUNCH_ERR_USAGE,
                 "Cannot run app: command=%s, another launched app is still running",
                 request->argv[0]);
   }
@@ -231,15 +223,15 @@ enum launch_status launch_start(const struct launch_request *request,
   case PATH_SEARCH_FOUND:
     break;
   case PATH_SEARCH_NOT_FOUND:
-    return fail(error, LAUNCH_ERR_NOT_FOUND, "Cannot run app: command=%s, %s",
+    return launch_fail(error, LAUNCH_ERR_NOT_FOUND, "Cannot run app: command=%s, %s",
                 request->argv[0],
                 strchr(request->argv[0], '/') != NULL ? "no such file"
                                                       : "not found in PATH");
   case PATH_SEARCH_NOT_EXECUTABLE:
-    return fail(error, LAUNCH_ERR_NOT_EXECUTABLE, "Cannot run app: command=%s, %s",
+    return launch_fail(error, LAUNCH_ERR_NOT_EXECUTABLE, "Cannot run app: command=%s, %s",
                 request->argv[0], strerror(search_errno));
   case PATH_SEARCH_NO_MEMORY:
-    return fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
+    return launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
   }
 
   const char *fork_library = request->ust_fork_library != NULL
@@ -252,7 +244,7 @@ enum launch_status launch_start(const struct launch_request *request,
   process = calloc(1, sizeof *process);
   shell_argv = make_shell_argv(path, request->argv);
   if (process == NULL || shell_argv == NULL) {
-    status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
+    status = launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
     goto out;
   }
   process->release_fd = -1;
@@ -262,7 +254,7 @@ enum launch_status launch_start(const struct launch_request *request,
    * pipe write would raise SIGPIPE and kill the tracer. */
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, release_channel) != 0 ||
       pipe2(exec_error_pipe, O_CLOEXEC) != 0) {
-    status = fail(error, LAUNCH_ERR_SYSTEM,
+    status = launch_fail(error, LAUNCH_ERR_SYSTEM,
                   "Cannot run app: command=%s, pipe or socketpair: %s", request->argv[0],
                   strerror(errno));
     goto out;
@@ -285,7 +277,7 @@ enum launch_status launch_start(const struct launch_request *request,
   pthread_sigmask(SIG_BLOCK, &forwarded, &plan.original_mask);
   if (install_handlers() != 0) {
     pthread_sigmask(SIG_SETMASK, &plan.original_mask, NULL);
-    status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: command=%s, sigaction: %s",
+    status = launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: command=%s, sigaction: %s",
                   request->argv[0], strerror(errno));
     goto out;
   }
@@ -301,7 +293,7 @@ enum launch_status launch_start(const struct launch_request *request,
   }
   pthread_sigmask(SIG_SETMASK, &plan.original_mask, NULL);
   if (pid < 0) {
-    status = fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: command=%s, fork: %s",
+    status = launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: command=%s, fork: %s",
                   request->argv[0], strerror(fork_errno));
     goto out;
   }
@@ -371,7 +363,7 @@ static enum launch_status reap(struct launch_process *process, struct launch_err
   if (reaped != process->pid) {
     process->state = LAUNCH_STATE_ENDED;
     process->wait_status = 0;
-    return fail(error, LAUNCH_ERR_SYSTEM, "Cannot wait for app: command=%s, pid=%ld, %s",
+    return launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot wait for app: command=%s, pid=%ld, %s",
                 process->command_path, (long)process->pid, strerror(errno));
   }
   process->state = LAUNCH_STATE_ENDED;
@@ -383,7 +375,7 @@ enum launch_status launch_release(struct launch_process *process, struct launch_
 {
   error->message[0] = '\0';
   if (process->state != LAUNCH_STATE_HELD) {
-    return fail(error, LAUNCH_ERR_USAGE, "Cannot release app: command=%s, already released",
+    return launch_fail(error, LAUNCH_ERR_USAGE, "Cannot release app: command=%s, already released",
                 process->command_path);
   }
   char go = 1;
@@ -416,15 +408,15 @@ enum launch_status launch_release(struct launch_process *process, struct launch_
     if (process->state == LAUNCH_STATE_ENDED && WIFSIGNALED(process->wait_status)) {
       return LAUNCH_OK;
     }
-    return fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: command=%s, release: %s",
+    return launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: command=%s, release: %s",
                 process->command_path, strerror(write_errno));
   }
   if (got != (ssize_t)sizeof exec_errno) {
-    return fail(error, LAUNCH_ERR_SYSTEM,
+    return launch_fail(error, LAUNCH_ERR_SYSTEM,
                 "Cannot run app: command=%s, the child ended before exec (%s)",
                 process->command_path, got < 0 ? strerror(errno) : "no report");
   }
-  return fail(error, exec_errno == ENOENT ? LAUNCH_ERR_NOT_FOUND : LAUNCH_ERR_NOT_EXECUTABLE,
+  return launch_fail(error, exec_errno == ENOENT ? LAUNCH_ERR_NOT_FOUND : LAUNCH_ERR_NOT_EXECUTABLE,
               "Cannot run app: command=%s, exec: %s", process->command_path,
               strerror(exec_errno));
 }
@@ -434,7 +426,7 @@ enum launch_status launch_wait(struct launch_process *process, int *wait_status,
 {
   error->message[0] = '\0';
   if (process->state == LAUNCH_STATE_HELD) {
-    return fail(error, LAUNCH_ERR_USAGE, "Cannot wait for app: command=%s, not released",
+    return launch_fail(error, LAUNCH_ERR_USAGE, "Cannot wait for app: command=%s, not released",
                 process->command_path);
   }
   if (process->state == LAUNCH_STATE_RUNNING) {

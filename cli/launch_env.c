@@ -1,4 +1,5 @@
 /* launch_env: builds the traced app's environment. */
+#include "control_error.h"
 #include "launch_env.h"
 
 #include <errno.h>
@@ -14,15 +15,6 @@ extern char **environ;
 static const char preload_name[] = "LD_PRELOAD";
 static const char register_timeout_name[] = "LTTNG_UST_REGISTER_TIMEOUT";
 
-__attribute__((format(printf, 3, 4))) static enum launch_status
-fail(struct launch_error *error, enum launch_status status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(error->message, sizeof error->message, fmt, ap);
-  va_end(ap);
-  return status;
-}
 
 /* Length of the name part of "NAME=value" (the whole string when there is no '='). */
 static size_t name_length(const char *entry)
@@ -53,14 +45,14 @@ static enum launch_status check_library(const char *path, const char *role,
                                         struct launch_error *error)
 {
   if (path[0] == '\0' || strpbrk(path, ": \t\n") != NULL) {
-    return fail(error, LAUNCH_ERR_USAGE,
+    return launch_fail(error, LAUNCH_ERR_USAGE,
                 "Cannot run app: %s=\"%s\" cannot be preloaded (LD_PRELOAD entries must "
                 "be non-empty and hold no colon or white space)",
                 role, path);
   }
   /* A bare name is searched by ld.so in the library path; only paths can be checked. */
   if (strchr(path, '/') != NULL && access(path, R_OK) != 0) {
-    return fail(error, LAUNCH_ERR_USAGE, "Cannot run app: %s=%s cannot be read (%s)", role,
+    return launch_fail(error, LAUNCH_ERR_USAGE, "Cannot run app: %s=%s cannot be read (%s)", role,
                 path, strerror(errno));
   }
   return LAUNCH_OK;
@@ -184,11 +176,11 @@ enum launch_status launch_env_build(const struct launch_request *request,
   }
   for (size_t i = 0; extra != NULL && extra[i] != NULL; i++) {
     if (strchr(extra[i], '=') == NULL || extra[i][0] == '=') {
-      return fail(error, LAUNCH_ERR_USAGE,
+      return launch_fail(error, LAUNCH_ERR_USAGE,
                   "Cannot run app: environment entry \"%s\" is not NAME=value", extra[i]);
     }
     if (has_name(extra[i], preload_name, strlen(preload_name))) {
-      return fail(error, LAUNCH_ERR_USAGE,
+      return launch_fail(error, LAUNCH_ERR_USAGE,
                   "Cannot run app: LD_PRELOAD is built by the launcher; pass libraries as "
                   "preload_libraries");
     }
@@ -209,7 +201,7 @@ enum launch_status launch_env_build(const struct launch_request *request,
       !fill_entries(entries, request, preload_value)) {
     free_entries(entries);
     free(preload_value);
-    return fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
+    return launch_fail(error, LAUNCH_ERR_SYSTEM, "Cannot run app: out of memory");
   }
   env->entries = entries;
   env->preload_value = preload_value;

@@ -1,4 +1,5 @@
 /* session: create, start and end the LTTng recording session of one tracer job. */
+#include "control_error.h"
 #include "session.h"
 
 #include "session_daemon.h"
@@ -39,15 +40,6 @@ struct session {
   struct session_end_report report; /* valid once ended */
 };
 
-__attribute__((format(printf, 3, 4))) static enum session_status
-fail(struct session_error *error, enum session_status status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(error->message, sizeof error->message, fmt, ap);
-  va_end(ap);
-  return status;
-}
 
 static bool is_power_of_two(uint64_t value)
 {
@@ -58,15 +50,15 @@ static enum session_status check_options(const struct session_options *options,
                                          struct session_error *error)
 {
   if (options == NULL || options->output_dir == NULL || options->output_dir[0] == '\0') {
-    return fail(error, SESSION_ERR_USAGE, "Cannot create session: no output folder given");
+    return session_fail(error, SESSION_ERR_USAGE, "Cannot create session: no output folder given");
   }
   if (options->event_patterns == NULL || options->event_patterns[0] == NULL) {
-    return fail(error, SESSION_ERR_USAGE, "Cannot create session: no event pattern given");
+    return session_fail(error, SESSION_ERR_USAGE, "Cannot create session: no event pattern given");
   }
   for (size_t i = 0; options->event_patterns[i] != NULL; i++) {
     size_t len = strlen(options->event_patterns[i]);
     if (len == 0 || len >= LTTNG_SYMBOL_NAME_LEN) {
-      return fail(error, SESSION_ERR_USAGE,
+      return session_fail(error, SESSION_ERR_USAGE,
                   "Cannot create session: pattern=\"%.64s\", an event pattern must have 1 "
                   "to %d characters",
                   options->event_patterns[i], LTTNG_SYMBOL_NAME_LEN - 1);
@@ -75,24 +67,24 @@ static enum session_status check_options(const struct session_options *options,
   long page_size = sysconf(_SC_PAGESIZE);
   uint64_t size = options->subbuf_size;
   if (size != 0 && (!is_power_of_two(size) || (page_size > 0 && size < (uint64_t)page_size))) {
-    return fail(error, SESSION_ERR_USAGE,
+    return session_fail(error, SESSION_ERR_USAGE,
                 "Cannot create session: subbuf_size=%llu, must be a power of 2 of at least "
                 "the page size (%ld)",
                 (unsigned long long)size, page_size);
   }
   uint64_t count = options->subbuf_count;
   if (count != 0 && (!is_power_of_two(count) || count < 2)) {
-    return fail(error, SESSION_ERR_USAGE,
+    return session_fail(error, SESSION_ERR_USAGE,
                 "Cannot create session: subbuf_count=%llu, must be a power of 2 of at least 2",
                 (unsigned long long)count);
   }
   if (options->scope != SESSION_SCOPE_AUTO && options->scope != SESSION_SCOPE_APP_PROCESSES &&
       options->scope != SESSION_SCOPE_ALL_PROCESSES) {
-    return fail(error, SESSION_ERR_USAGE, "Cannot create session: scope=%d is unknown",
+    return session_fail(error, SESSION_ERR_USAGE, "Cannot create session: scope=%d is unknown",
                 (int)options->scope);
   }
   if (options->daemon_timeout_ms < 0) {
-    return fail(error, SESSION_ERR_USAGE,
+    return session_fail(error, SESSION_ERR_USAGE,
                 "Cannot create session: daemon_timeout_ms=%d, must not be negative",
                 options->daemon_timeout_ms);
   }
@@ -143,7 +135,7 @@ static enum session_status create_session(struct session *session, struct sessio
     struct lttng_session_descriptor *descriptor =
         lttng_session_descriptor_local_create(session->name, session->output_dir);
     if (descriptor == NULL) {
-      return fail(error, SESSION_ERR_SYSTEM,
+      return session_fail(error, SESSION_ERR_SYSTEM,
                   "Cannot create session: name=%s, output=%s, invalid session descriptor",
                   session->name, session->output_dir);
     }
@@ -152,7 +144,7 @@ static enum session_status create_session(struct session *session, struct sessio
   }
   if (rc != LTTNG_OK) {
     session->last_lttng_error = -(int)rc;
-    return fail(error, SESSION_ERR_LTTNG, "Cannot create session: name=%s, output=%s: %s",
+    return session_fail(error, SESSION_ERR_LTTNG, "Cannot create session: name=%s, output=%s: %s",
                 session->name, session->output_dir, lttng_strerror(-(int)rc));
   }
   session->created = true;
@@ -165,7 +157,7 @@ static enum session_status enable_channel(struct session *session,
 {
   struct lttng_channel *channel = lttng_channel_create(&session->domain);
   if (channel == NULL) {
-    return fail(error, SESSION_ERR_SYSTEM,
+    return session_fail(error, SESSION_ERR_SYSTEM,
                 "Cannot create channel: session=%s, out of memory", session->name);
   }
   snprintf(channel->name, sizeof channel->name, "%s", SESSION_CHANNEL_NAME);
@@ -186,7 +178,7 @@ static enum session_status enable_channel(struct session *session,
   enum session_status status = SESSION_OK;
   if (rc < 0) {
     session->last_lttng_error = rc;
-    status = fail(error, SESSION_ERR_LTTNG,
+    status = session_fail(error, SESSION_ERR_LTTNG,
                   "Cannot create channel: session=%s, channel=%s, subbuf_size=%llu, "
                   "subbuf_count=%llu, blocking=%s: %s",
                   session->name, SESSION_CHANNEL_NAME,
@@ -211,7 +203,7 @@ static enum session_status add_contexts(struct session *session, struct session_
     int rc = lttng_add_context(session->handle, &context, NULL, SESSION_CHANNEL_NAME);
     if (rc < 0) {
       session->last_lttng_error = rc;
-      return fail(error, SESSION_ERR_LTTNG,
+      return session_fail(error, SESSION_ERR_LTTNG,
                   "Cannot add context: session=%s, channel=%s, context=%s: %s",
                   session->name, SESSION_CHANNEL_NAME, contexts[i].name, lttng_strerror(rc));
     }
@@ -228,7 +220,7 @@ static enum session_status restrict_to_tracked(struct session *session,
       &session->tracker);
   if (rc != LTTNG_OK) {
     session->last_lttng_error = -(int)rc;
-    return fail(error, SESSION_ERR_LTTNG,
+    return session_fail(error, SESSION_ERR_LTTNG,
                 "Cannot restrict session to the app: session=%s, tracker=vpid: %s",
                 session->name, lttng_strerror(-(int)rc));
   }
@@ -236,7 +228,7 @@ static enum session_status restrict_to_tracked(struct session *session,
       lttng_process_attr_tracker_handle_set_tracking_policy(session->tracker,
                                                             LTTNG_TRACKING_POLICY_INCLUDE_SET);
   if (status != LTTNG_PROCESS_ATTR_TRACKER_HANDLE_STATUS_OK) {
-    return fail(error, SESSION_ERR_LTTNG,
+    return session_fail(error, SESSION_ERR_LTTNG,
                 "Cannot restrict session to the app: session=%s, tracker=vpid, "
                 "policy=include-set: tracker status %d",
                 session->name, (int)status);
@@ -260,7 +252,7 @@ static enum session_status enable_events(struct session *session,
     /* A pattern given twice is already enabled: that is what was asked. */
     if (rc < 0 && rc != -LTTNG_ERR_UST_EVENT_ENABLED) {
       session->last_lttng_error = rc;
-      return fail(error, SESSION_ERR_LTTNG,
+      return session_fail(error, SESSION_ERR_LTTNG,
                   "Cannot enable event: session=%s, channel=%s, pattern=%s: %s", session->name,
                   SESSION_CHANNEL_NAME, patterns[i], lttng_strerror(rc));
     }
@@ -277,7 +269,7 @@ static enum session_status make_app_environment(struct session *session,
     size_t size = strlen("LTTNG_HOME=") + strlen(session->daemon.private_home) + 1;
     char *entry = malloc(size);
     if (entry == NULL) {
-      return fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
+      return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
     }
     snprintf(entry, size, "LTTNG_HOME=%s", session->daemon.private_home);
     session->app_environment[count++] = entry;
@@ -286,7 +278,7 @@ static enum session_status make_app_environment(struct session *session,
     /* lttng-ust ignores a channel's blocking timeout unless the app allows it. */
     char *entry = strdup("LTTNG_UST_ALLOW_BLOCKING=1");
     if (entry == NULL) {
-      return fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
+      return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
     }
     session->app_environment[count++] = entry;
   }
@@ -310,7 +302,7 @@ static enum session_status establish(struct session *session,
   }
   session->handle = lttng_create_handle(session->name, &session->domain);
   if (session->handle == NULL) {
-    return fail(error, SESSION_ERR_SYSTEM, "Cannot create session: name=%s, out of memory",
+    return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: name=%s, out of memory",
                 session->name);
   }
   status = enable_channel(session, options, error);
@@ -341,7 +333,7 @@ static enum session_status establish(struct session *session,
   int rc = lttng_start_tracing(session->name);
   if (rc < 0) {
     session->last_lttng_error = rc;
-    return fail(error, SESSION_ERR_LTTNG, "Cannot start tracing: session=%s: %s",
+    return session_fail(error, SESSION_ERR_LTTNG, "Cannot start tracing: session=%s: %s",
                 session->name, lttng_strerror(rc));
   }
   session->started = true;
@@ -371,7 +363,7 @@ enum session_status session_begin(const struct session_options *options,
   }
   struct session *session = calloc(1, sizeof *session);
   if (session == NULL) {
-    return fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
+    return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
   }
   session->daemon_timeout_ms = options->daemon_timeout_ms != 0
                                    ? options->daemon_timeout_ms
@@ -429,14 +421,14 @@ enum session_status session_track_process(struct session *session, pid_t pid,
     return SESSION_OK;
   }
   if (session->ended) {
-    return fail(error, SESSION_ERR_USAGE, "Cannot track process: session=%s, pid=%ld, ended",
+    return session_fail(error, SESSION_ERR_USAGE, "Cannot track process: session=%s, pid=%ld, ended",
                 session->name, (long)pid);
   }
   enum lttng_process_attr_tracker_handle_status status =
       lttng_process_attr_virtual_process_id_tracker_handle_add_pid(session->tracker, pid);
   if (status != LTTNG_PROCESS_ATTR_TRACKER_HANDLE_STATUS_OK &&
       status != LTTNG_PROCESS_ATTR_TRACKER_HANDLE_STATUS_EXISTS) {
-    return fail(error, SESSION_ERR_LTTNG,
+    return session_fail(error, SESSION_ERR_LTTNG,
                 "Cannot track process: session=%s, vpid=%ld: tracker status %d",
                 session->name, (long)pid, (int)status);
   }
@@ -452,11 +444,11 @@ static enum session_status read_loss(struct session *session,
   struct lttng_channel *channels = NULL;
   int count = lttng_list_channels(session->handle, &channels);
   if (count < 0) {
-    return fail(error, SESSION_ERR_LTTNG, "Cannot read loss counts: session=%s: %s",
+    return session_fail(error, SESSION_ERR_LTTNG, "Cannot read loss counts: session=%s: %s",
                 session->name, lttng_strerror(count));
   }
   enum session_status status =
-      fail(error, SESSION_ERR_LTTNG, "Cannot read loss counts: session=%s, channel=%s, not "
+      session_fail(error, SESSION_ERR_LTTNG, "Cannot read loss counts: session=%s, channel=%s, not "
                                      "found",
            session->name, SESSION_CHANNEL_NAME);
   for (int i = 0; i < count; i++) {
@@ -469,7 +461,7 @@ static enum session_status read_loss(struct session *session,
       rc = lttng_channel_get_lost_packet_count(&channels[i], &lost);
     }
     if (rc < 0) {
-      status = fail(error, SESSION_ERR_LTTNG,
+      status = session_fail(error, SESSION_ERR_LTTNG,
                     "Cannot read loss counts: session=%s, channel=%s: %s", session->name,
                     SESSION_CHANNEL_NAME, lttng_strerror(rc));
       break;
@@ -491,14 +483,14 @@ static enum session_status destroy_session(struct session *session,
   struct lttng_destruction_handle *destruction = NULL;
   enum lttng_error_code rc = lttng_destroy_session_ext(session->name, &destruction);
   if (rc != LTTNG_OK) {
-    return fail(error, SESSION_ERR_LTTNG, "Cannot destroy session: session=%s: %s",
+    return session_fail(error, SESSION_ERR_LTTNG, "Cannot destroy session: session=%s: %s",
                 session->name, lttng_strerror(-(int)rc));
   }
   enum session_status status = SESSION_OK;
   enum lttng_destruction_handle_status wait =
       lttng_destruction_handle_wait_for_completion(destruction, DESTROY_TIMEOUT_MS);
   if (wait != LTTNG_DESTRUCTION_HANDLE_STATUS_COMPLETED) {
-    status = fail(error, SESSION_ERR_LTTNG,
+    status = session_fail(error, SESSION_ERR_LTTNG,
                   "Cannot destroy session: session=%s, %s", session->name,
                   wait == LTTNG_DESTRUCTION_HANDLE_STATUS_TIMEOUT
                       ? "the daemon did not finish within 60 s"
@@ -508,7 +500,7 @@ static enum session_status destroy_session(struct session *session,
     if (lttng_destruction_handle_get_result(destruction, &result) !=
             LTTNG_DESTRUCTION_HANDLE_STATUS_OK ||
         result != LTTNG_OK) {
-      status = fail(error, SESSION_ERR_LTTNG, "Cannot destroy session: session=%s: %s",
+      status = session_fail(error, SESSION_ERR_LTTNG, "Cannot destroy session: session=%s: %s",
                     session->name, lttng_strerror(-(int)result));
     }
   }
@@ -531,7 +523,7 @@ static enum session_status teardown(struct session *session,
     /* lttng_stop_tracing() returns once the consumer has written every buffer out. */
     int rc = lttng_stop_tracing(session->name);
     if (rc < 0 && rc != -LTTNG_ERR_TRACE_ALREADY_STOPPED) {
-      first = fail(error, SESSION_ERR_LTTNG, "Cannot stop tracing: session=%s: %s",
+      first = session_fail(error, SESSION_ERR_LTTNG, "Cannot stop tracing: session=%s: %s",
                    session->name, lttng_strerror(rc));
     }
     session->started = false;

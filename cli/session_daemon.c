@@ -1,4 +1,5 @@
 /* session_daemon: reach, start and stop lttng-sessiond for one tracer job. */
+#include "control_error.h"
 #include "session_daemon.h"
 
 #include "path_search.h"
@@ -31,15 +32,6 @@
 /* Starts tried when another daemon holds the lock but goes away without answering. */
 #define MAX_START_ATTEMPTS 3
 
-__attribute__((format(printf, 3, 4))) static enum session_status
-fail(struct session_error *error, enum session_status status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(error->message, sizeof error->message, fmt, ap);
-  va_end(ap);
-  return status;
-}
 
 static long long now_ms(void)
 {
@@ -200,13 +192,13 @@ static enum session_status make_private_home(struct session_daemon *daemon,
   const char *folder = temp_folder(strlen("/tracer-lttng-XXXXXX" LONGEST_SOCKET_SUFFIX));
   char *home = concat(folder, "/tracer-lttng-XXXXXX");
   if (home == NULL) {
-    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+    return session_fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
   }
   /* mkdtemp creates it with mode 0700. */
   if (mkdtemp(home) == NULL) {
     int saved = errno;
     free(home);
-    return fail(error, SESSION_ERR_SYSTEM,
+    return session_fail(error, SESSION_ERR_SYSTEM,
                 "Cannot start session daemon: folder=%s, cannot create a private "
                 "LTTNG_HOME: %s",
                 folder, strerror(saved));
@@ -217,7 +209,7 @@ static enum session_status make_private_home(struct session_daemon *daemon,
   daemon->saved_home = previous != NULL ? strdup(previous) : NULL;
   if (daemon->run_dir == NULL || (previous != NULL && daemon->saved_home == NULL) ||
       setenv("LTTNG_HOME", home, 1) != 0) {
-    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+    return session_fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
   }
   daemon->home_overridden = true;
   return SESSION_OK;
@@ -233,17 +225,17 @@ static enum session_status find_daemon_binary(char **path_out, struct session_er
   case PATH_SEARCH_FOUND:
     return SESSION_OK;
   case PATH_SEARCH_NO_MEMORY:
-    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+    return session_fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
   case PATH_SEARCH_NOT_FOUND:
   case PATH_SEARCH_NOT_EXECUTABLE:
     break;
   }
   if (configured != NULL && configured[0] != '\0') {
-    return fail(error, SESSION_ERR_DAEMON,
+    return session_fail(error, SESSION_ERR_DAEMON,
                 "Cannot start session daemon: LTTNG_SESSIOND_PATH=%s: %s", configured,
                 strerror(search_errno));
   }
-  return fail(error, SESSION_ERR_DAEMON,
+  return session_fail(error, SESSION_ERR_DAEMON,
               "Cannot start session daemon: lttng-sessiond is not in PATH (install "
               "lttng-tools, or set LTTNG_SESSIOND_PATH)");
 }
@@ -258,7 +250,7 @@ static enum session_status spawn_daemon(const char *binary, int capture_fd,
 {
   int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (null_fd < 0) {
-    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: /dev/null: %s",
+    return session_fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: /dev/null: %s",
                 strerror(errno));
   }
   char *const argv[] = {(char *)"lttng-sessiond", (char *)"--daemonize",
@@ -292,7 +284,7 @@ static enum session_status spawn_daemon(const char *binary, int capture_fd,
   int fork_errno = errno;
   close(null_fd);
   if (pid < 0) {
-    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: fork: %s",
+    return session_fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: fork: %s",
                 strerror(fork_errno));
   }
 
@@ -304,7 +296,7 @@ static enum session_status spawn_daemon(const char *binary, int capture_fd,
       return SESSION_OK;
     }
     if (reaped < 0 && errno != EINTR) {
-      return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: waitpid: %s",
+      return session_fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: waitpid: %s",
                   strerror(errno));
     }
     if (now_ms() >= deadline) {
@@ -312,7 +304,7 @@ static enum session_status spawn_daemon(const char *binary, int capture_fd,
       waitpid(pid, &status, 0);
       char output[OUTPUT_EXCERPT_MAX];
       read_output(capture_fd, output, sizeof output);
-      return fail(error, SESSION_ERR_DAEMON,
+      return session_fail(error, SESSION_ERR_DAEMON,
                   "Cannot start session daemon: path=%s, not ready after %d ms; its "
                   "output: %s",
                   binary, timeout_ms, output);
@@ -395,7 +387,7 @@ static enum session_status open_capture_file(int *fd_out, struct session_error *
 {
   char *path = concat(temp_folder(0), "/tracer-sessiond-output-XXXXXX");
   if (path == NULL) {
-    return fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+    return session_fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
   }
   int fd = mkostemp(path, O_CLOEXEC);
   int saved_errno = errno;
@@ -404,7 +396,7 @@ static enum session_status open_capture_file(int *fd_out, struct session_error *
   }
   free(path);
   if (fd < 0) {
-    return fail(error, SESSION_ERR_SYSTEM,
+    return session_fail(error, SESSION_ERR_SYSTEM,
                 "Cannot start session daemon: cannot create a file for its output: %s",
                 strerror(saved_errno));
   }
@@ -435,7 +427,7 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
       goto out;
     }
   } else if ((daemon->run_dir = strdup(ROOT_RUN_DIR)) == NULL) {
-    status = fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+    status = session_fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
     goto out;
   }
 
@@ -472,7 +464,7 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
     }
     char output[OUTPUT_EXCERPT_MAX];
     read_output(capture_fd, output, sizeof output);
-    status = fail(error, SESSION_ERR_DAEMON,
+    status = session_fail(error, SESSION_ERR_DAEMON,
                   "Cannot start session daemon: path=%s, %s %d; its output: %s", binary,
                   WIFEXITED(exit_status) ? "exit status" : "killed by signal",
                   WIFEXITED(exit_status) ? WEXITSTATUS(exit_status) : WTERMSIG(exit_status),
@@ -484,7 +476,7 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
   if (!wait_until_alive(deadline)) {
     char output[OUTPUT_EXCERPT_MAX];
     read_output(capture_fd, output, sizeof output);
-    status = fail(error, SESSION_ERR_DAEMON,
+    status = session_fail(error, SESSION_ERR_DAEMON,
                   "Cannot start session daemon: path=%s, run_dir=%s, started but not "
                   "answering after %d ms; its output: %s",
                   binary, daemon->run_dir, timeout_ms, output);
@@ -517,7 +509,7 @@ static enum session_status stop_daemon(struct session_daemon *daemon, int timeou
                                        struct session_error *error)
 {
   if (daemon->pid <= 0) {
-    return fail(error, SESSION_ERR_DAEMON,
+    return session_fail(error, SESSION_ERR_DAEMON,
                 "Cannot stop session daemon: run_dir=%s, its pid file could not be read",
                 daemon->run_dir);
   }
@@ -526,7 +518,7 @@ static enum session_status stop_daemon(struct session_daemon *daemon, int timeou
   }
   if (kill(daemon->pid, SIGTERM) != 0) {
     return errno == ESRCH ? SESSION_OK
-                          : fail(error, SESSION_ERR_DAEMON,
+                          : session_fail(error, SESSION_ERR_DAEMON,
                                  "Cannot stop session daemon: pid=%ld, %s",
                                  (long)daemon->pid, strerror(errno));
   }
@@ -535,7 +527,7 @@ static enum session_status stop_daemon(struct session_daemon *daemon, int timeou
   while (!process_gone(daemon->pid)) {
     if (now_ms() >= deadline) {
       kill(daemon->pid, SIGKILL);
-      return fail(error, SESSION_ERR_DAEMON,
+      return session_fail(error, SESSION_ERR_DAEMON,
                   "Cannot stop session daemon: pid=%ld, still running %d ms after "
                   "SIGTERM; killed it (its consumer daemons may remain)",
                   (long)daemon->pid, timeout_ms);

@@ -1,4 +1,5 @@
 /* session_output: check or create the trace output folder. */
+#include "control_error.h"
 #include "session_output.h"
 
 #include <dirent.h>
@@ -11,15 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-__attribute__((format(printf, 3, 4))) static enum session_status
-fail(struct session_error *error, enum session_status status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(error->message, sizeof error->message, fmt, ap);
-  va_end(ap);
-  return status;
-}
 
 /* Finds the first entry other than . and ..: 1 (its name in name), 0 when the folder is
  * empty, -1 on error (errno set). */
@@ -77,17 +69,17 @@ enum session_status session_output_prepare(const char *path, char **absolute_out
   struct stat st;
   if (stat(path, &st) == 0) {
     if (!S_ISDIR(st.st_mode)) {
-      return fail(error, SESSION_ERR_OUTPUT,
+      return session_fail(error, SESSION_ERR_OUTPUT,
                   "Cannot use output folder: path=%s, it exists and is not a folder", path);
     }
     char entry[256];
     int found = first_entry(path, entry, sizeof entry);
     if (found < 0) {
-      return fail(error, SESSION_ERR_OUTPUT, "Cannot use output folder: path=%s: %s", path,
+      return session_fail(error, SESSION_ERR_OUTPUT, "Cannot use output folder: path=%s: %s", path,
                   strerror(errno));
     }
     if (found > 0) {
-      return fail(error, SESSION_ERR_OUTPUT,
+      return session_fail(error, SESSION_ERR_OUTPUT,
                   "Cannot use output folder: path=%s, it is not empty (it holds %s); a new "
                   "trace would mix with what is there: choose a new folder or remove it",
                   path, entry);
@@ -95,17 +87,17 @@ enum session_status session_output_prepare(const char *path, char **absolute_out
     /* The consumer daemon writes as this user (even a root daemon does): it must be
      * able to, or the trace would silently be missing. */
     if (access(path, W_OK | X_OK) != 0) {
-      return fail(error, SESSION_ERR_OUTPUT, "Cannot use output folder: path=%s: %s", path,
+      return session_fail(error, SESSION_ERR_OUTPUT, "Cannot use output folder: path=%s: %s", path,
                   strerror(errno));
     }
   } else if (errno == ENOENT) {
     if (make_parents(path) != 0 || mkdir(path, 0700) != 0) {
-      return fail(error, SESSION_ERR_OUTPUT, "Cannot create output folder: path=%s: %s",
+      return session_fail(error, SESSION_ERR_OUTPUT, "Cannot create output folder: path=%s: %s",
                   path, strerror(errno));
     }
     *created_out = true;
   } else {
-    return fail(error, SESSION_ERR_OUTPUT, "Cannot use output folder: path=%s: %s", path,
+    return session_fail(error, SESSION_ERR_OUTPUT, "Cannot use output folder: path=%s: %s", path,
                 strerror(errno));
   }
 
@@ -116,7 +108,7 @@ enum session_status session_output_prepare(const char *path, char **absolute_out
       rmdir(path);
       *created_out = false;
     }
-    return fail(error, SESSION_ERR_OUTPUT, "Cannot use output folder: path=%s: %s", path,
+    return session_fail(error, SESSION_ERR_OUTPUT, "Cannot use output folder: path=%s: %s", path,
                 strerror(saved));
   }
   *absolute_out = absolute;

@@ -11,6 +11,8 @@
 
 struct check {
   struct yamldoc *y;
+  struct diag *d;
+  unsigned missing; /* required keys absent: the program would prove nothing */
   struct strbuf src;    /* declarations and static assertions */
   struct strbuf runtime; /* statements of main() */
   unsigned functions, typedefs, function_pointers, enum_constants, records, fields,
@@ -29,6 +31,24 @@ static yaml_node_t *seq(struct check *c, yaml_node_t *map, const char *key) {
 /* The spelling of a type mapping {type: ...}. */
 static const char *type_of(struct check *c, yaml_node_t *map, const char *key) {
   return get(c, yamldoc_get(c->y, map, key), "type");
+}
+
+/* A value the program cannot be written without. A model that lacks it (hand-edited or
+ * not apigen's) is a located error, never a NULL to print or parse (a crash found by
+ * tests/fuzz/fuzz_model_check.c); "" stands in so the walk can report every one. */
+static const char *need(struct check *c, yaml_node_t *map, const char *key) {
+  const char *v = get(c, map, key);
+  if (v)
+    return v;
+  c->missing++;
+  yamldoc_error(c->y, map, c->d, "Cannot read model entry: key=%s (missing or not a string)",
+                key);
+  return "";
+}
+
+static const char *need_type(struct check *c, yaml_node_t *map, const char *key) {
+  yaml_node_t *t = yamldoc_get(c->y, map, key);
+  return t ? need(c, t, "type") : need(c, map, key);
 }
 
 static bool anonymous(const char *spelling) {
@@ -68,8 +88,8 @@ static void check_functions(struct check *c, yaml_node_t *root) {
   strbuf_add(&c->src, "\n/* Functions: the model's declaration has the header's type. */\n");
   for (int i = 0; i < yamldoc_seq_length(fns); i++) {
     yaml_node_t *f = yamldoc_seq_item(c->y, fns, i);
-    const char *name = get(c, f, "name");
-    const char *result = type_of(c, f, "result");
+    const char *name = need(c, f, "name");
+    const char *result = need_type(c, f, "result");
     yaml_node_t *params = seq(c, f, "params");
     const char *prototyped = get(c, f, "prototyped");
     const char *variadic = get(c, f, "variadic");
@@ -77,7 +97,7 @@ static void check_functions(struct check *c, yaml_node_t *root) {
     int n = params ? yamldoc_seq_length(params) : 0;
     for (int k = 0; k < n; k++)
       strbuf_addf(&c->src, "%s%s", k ? ", " : "",
-                  get(c, yamldoc_seq_item(c->y, params, k), "decl"));
+                  need(c, yamldoc_seq_item(c->y, params, k), "decl"));
     if (variadic && strcmp(variadic, "true") == 0)
       strbuf_add(&c->src, n ? ", ..." : "...");
     else if (n == 0 && !(prototyped && strcmp(prototyped, "false") == 0))
@@ -97,7 +117,7 @@ static void check_named_types(struct check *c, yaml_node_t *root, const char *ke
   strbuf_addf(&c->src, "\n/* %s: the name stands for the model's type. */\n", key);
   for (int i = 0; i < yamldoc_seq_length(list); i++) {
     yaml_node_t *t = yamldoc_seq_item(c->y, list, i);
-    const char *name = get(c, t, "name");
+    const char *name = need(c, t, "name");
     const char *type = type_of(c, t, "type");
     if (anonymous(type))
       continue;
@@ -123,8 +143,8 @@ static void check_enums(struct check *c, yaml_node_t *root) {
     yaml_node_t *consts = seq(c, e, "constants");
     for (int k = 0; consts && k < yamldoc_seq_length(consts); k++) {
       yaml_node_t *k_node = yamldoc_seq_item(c->y, consts, k);
-      const char *cname = get(c, k_node, "name");
-      char *lit = int_literal(get(c, k_node, "value"));
+      const char *cname = need(c, k_node, "name");
+      char *lit = int_literal(need(c, k_node, "value"));
       strbuf_addf(&c->src, "_Static_assert(%s == %s, \"enum constant %s\");\n", cname, lit,
                   cname);
       free(lit);
@@ -145,12 +165,13 @@ static void check_fields(struct check *c, const char *record, yaml_node_t *field
       strbuf_addf(&c->runtime,
                   "  { %s v; memset(&v, 0, sizeof v); v.%s = -1;\n"
                   "    failures += apigen_bits(\"%s.%s\", &v, sizeof v, %s, %s); }\n",
-                  record, path, record, path, get(c, f, "bit_offset"), get(c, f, "bit_width"));
+                  record, path, record, path, need(c, f, "bit_offset"),
+                  need(c, f, "bit_width"));
       c->bit_fields++;
     } else if (name) {
       strbuf_addf(&c->src,
                   "_Static_assert(offsetof(%s, %s) == %s, \"offset of %s.%s\");\n", record,
-                  path, get(c, f, "offset"), record, path);
+                  path, need(c, f, "offset"), record, path);
       const char *size = get(c, f, "size");
       if (size)
         strbuf_addf(&c->src,
@@ -189,7 +210,7 @@ static void check_records(struct check *c, yaml_node_t *root) {
     strbuf_addf(&c->src, "_Static_assert(sizeof(%s) == %s, \"size of %s\");\n", name, size,
                 name);
     strbuf_addf(&c->src, "_Static_assert(_Alignof(%s) == %s, \"alignment of %s\");\n", name,
-                get(c, r, "align"), name);
+                need(c, r, "align"), name);
     check_fields(c, name, seq(c, r, "fields"), "");
     c->records++;
   }
@@ -202,9 +223,9 @@ static void check_constants(struct check *c, yaml_node_t *root) {
   strbuf_add(&c->src, "\n/* Macro constants: value and type. */\n");
   for (int i = 0; i < yamldoc_seq_length(consts); i++) {
     yaml_node_t *k = yamldoc_seq_item(c->y, consts, i);
-    const char *name = get(c, k, "name");
-    const char *type = get(c, k, "type");
+    const char *name = need(c, k, "name");
     const char *value = get(c, k, "value");
+    const char *type = value ? need(c, k, "type") : NULL;
     const char *str = get(c, k, "string");
     if (value) {
       char *lit = int_literal(value);
@@ -260,6 +281,7 @@ int model_check_build_source(const struct spec *s, struct yamldoc *model, struct
   struct check c;
   memset(&c, 0, sizeof c);
   c.y = model;
+  c.d = d;
   strbuf_init(&c.src);
   strbuf_init(&c.runtime);
   yaml_node_t *root = yamldoc_root(model);
@@ -298,6 +320,10 @@ int model_check_build_source(const struct spec *s, struct yamldoc *model, struct
               c.function_pointers, c.enum_constants, c.records, c.fields, c.bit_fields,
               c.constants);
   strbuf_free(&c.runtime);
+  if (c.missing) {
+    strbuf_free(&c.src);
+    return -1;
+  }
   *out = c.src;
   return 0;
 }
