@@ -10,7 +10,7 @@ WERROR ?= ON
 CMAKE_FLAGS = -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DTRACER_BACKENDS="$(backend)" \
               -DTRACER_SANITIZE="$(SANITIZE)" -DTRACER_WERROR=$(WERROR)
 
-.PHONY: all configure test bench models check-generated install clean help
+.PHONY: all configure test bench models check-generated fuzz install clean help
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -35,6 +35,12 @@ check-generated: configure
 	cmake --build $(BUILD) --target apigen -j $(JOBS)
 	tests/generated_fresh_test.sh $(BUILD)/bin/apigen .
 
+# Coverage-guided fuzzing of every reader of untrusted input (clang-19 and libFuzzer,
+# outside the CMake build): FUZZ_SECONDS per target, from the seeds in tests/fuzz/corpus.
+FUZZ_SECONDS ?= 60
+fuzz:
+	tests/fuzz/build_and_run.sh $(FUZZ_SECONDS)
+
 install: all
 	cmake --install $(BUILD)
 
@@ -47,5 +53,6 @@ help:
 	@echo "make bench                  measure overhead and analysis speed (bench/RESULTS.md)"
 	@echo "make models                 regenerate generated/*/model.yaml from api-specs/"
 	@echo "make check-generated        fail if generated/ is stale"
+	@echo "make fuzz [FUZZ_SECONDS=60] fuzz every reader of untrusted input (tests/fuzz/)"
 	@echo "make install PREFIX=DIR     install (default $(PREFIX))"
 	@echo "variables: BUILD=$(BUILD) SANITIZE=address,undefined WERROR=ON|OFF"

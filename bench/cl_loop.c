@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_DEFINE
@@ -36,10 +37,11 @@ static void *loop(void *arg) {
     clGetPlatformIDs(0, NULL, &count);
   double start = now_ns();
   if (floor_mode) {
+    int32_t pid = (int32_t)getpid(), tid = (int32_t)gettid();
     for (long i = 0; i < calls; i++) {
-      lttng_ust_tracepoint(bench_floor, entry, 0, NULL, &count);
+      lttng_ust_tracepoint(bench_floor, entry, pid, tid, 0, NULL, &count);
       cl_int result = clGetPlatformIDs(0, NULL, &count);
-      lttng_ust_tracepoint(bench_floor, exit, (uint64_t)i, result, &count);
+      lttng_ust_tracepoint(bench_floor, exit, pid, tid, (uint64_t)i, result, &count);
     }
   } else {
     for (long i = 0; i < calls; i++)

@@ -1,6 +1,6 @@
 /* The benchmark's floor: two raw LTTng-UST tracepoints carrying the fields the tracer's
- * default mode records for clGetPlatformIDs (docs/trace-format.md), hit around the same
- * call in the same loop. */
+ * default mode records for clGetPlatformIDs (docs/trace-format.md), process and thread ids
+ * included, hit around the same call in the same loop. */
 #undef LTTNG_UST_TRACEPOINT_PROVIDER
 #define LTTNG_UST_TRACEPOINT_PROVIDER bench_floor
 
@@ -14,8 +14,11 @@
 #include <stdint.h>
 
 LTTNG_UST_TRACEPOINT_EVENT(bench_floor, entry,
-  LTTNG_UST_TP_ARGS(uint32_t, num_entries, const void *, platforms, const uint32_t *, num_platforms),
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint32_t, num_entries, const void *, platforms,
+                    const uint32_t *, num_platforms),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
     lttng_ust_field_integer(uint32_t, num_entries, num_entries)
     lttng_ust_field_integer_hex(uintptr_t, platforms, (uintptr_t)platforms)
     lttng_ust_field_integer_hex(uintptr_t, num_platforms, (uintptr_t)num_platforms)
@@ -23,8 +26,11 @@ LTTNG_UST_TRACEPOINT_EVENT(bench_floor, entry,
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(bench_floor, exit,
-  LTTNG_UST_TP_ARGS(uint64_t, start, int32_t, result, const uint32_t *, num_platforms),
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, start, int32_t, result,
+                    const uint32_t *, num_platforms),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
     lttng_ust_field_integer(uint64_t, start, start)
     lttng_ust_field_integer(int32_t, result, result)
     lttng_ust_field_sequence(uint32_t, num_platforms_val, num_platforms, size_t, num_platforms ? 1 : 0)

@@ -26,6 +26,8 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->role = EVENT_OTHER;
   info->backend = info->function = -1;
   info->start = info->status = info->function_field = -1;
+  info->pid = ctf_event_class_field_index(c, "pid");
+  info->tid = ctf_event_class_field_index(c, "tid");
   info->device_backend = info->device_kind = info->device_name = -1;
   info->device_bytes = info->device_queue = info->device_end = -1;
   const char *colon = strchr(c->name, ':');
@@ -111,4 +113,21 @@ void event_map_free(struct event_map *map) {
   free(map->infos);
   map->infos = NULL;
   map->count = 0;
+}
+
+static bool payload_int(const struct ctf_event *ev, int field, int64_t *out) {
+  struct ctf_value v;
+  if (field < 0 || ctf_event_decode_field(ev, (size_t)field, &v, NULL) != CTF_OK ||
+      (v.kind != CTF_VALUE_SIGNED && v.kind != CTF_VALUE_UNSIGNED))
+    return false;
+  *out = v.kind == CTF_VALUE_SIGNED ? v.u.s : (int64_t)v.u.u;
+  return true;
+}
+
+bool event_map_ids(const struct event_map *map, const struct event_info *info,
+                   const struct ctf_event *ev, int64_t *pid, int64_t *tid) {
+  if (payload_int(ev, info->pid, pid) && payload_int(ev, info->tid, tid))
+    return true;
+  return ctf_event_context_int(ev, map->vpid_key, pid) &&
+         ctf_event_context_int(ev, map->vtid_key, tid);
 }

@@ -24,6 +24,7 @@ struct event_info {
   const struct tracer_backend_desc *desc; /* NULL if none */
   int function;                           /* index in desc->functions, -1 if none */
   /* Payload field indices, -1 when absent. */
+  int pid, tid; /* the event's own ids (else the vpid/vtid contexts, if any) */
   int start, status, function_field;
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
 };
@@ -35,6 +36,11 @@ struct event_map {
 };
 
 int event_map_build(const struct ctf_trace *trace, struct event_map *map);
+
+/* The process and thread of an event: its pid/tid payload fields, else LTTng's vpid and
+ * vtid contexts; false when it has neither. */
+bool event_map_ids(const struct event_map *map, const struct event_info *info,
+                   const struct ctf_event *ev, int64_t *pid, int64_t *tid);
 void event_map_free(struct event_map *map);
 
 #endif

@@ -309,7 +309,7 @@ static enum session_status establish(struct session *session,
   if (status != SESSION_OK) {
     return status;
   }
-  status = add_contexts(session, error);
+  status = options->no_id_contexts ? SESSION_OK : add_contexts(session, error);
   if (status != SESSION_OK) {
     return status;
   }

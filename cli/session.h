@@ -94,6 +94,9 @@ struct session_options {
    * the app slows down to the consumer's pace (and hangs if the consumer dies). Needs
    * LTTNG_UST_ALLOW_BLOCKING=1 in the app, which session_app_environment() adds. */
   bool blocking;
+  /* Do not add LTTng's vpid and vtid contexts to the channel: the events carry their own
+   * ids (about 30 ns an event cheaper). */
+  bool no_id_contexts;
   enum session_scope scope;
   int daemon_timeout_ms; /* 0: SESSION_DEFAULT_DAEMON_TIMEOUT_MS */
 };

@@ -116,10 +116,10 @@ static uint64_t event_ns(const struct ctf_event *ev) {
 }
 
 static void note_actor(struct tally_backend *b, const struct event_map *map,
-                       const struct ctf_event *ev, int host, bool device) {
+                       const struct event_info *info, const struct ctf_event *ev, int host,
+                       bool device) {
   int64_t vpid = 0, vtid = 0;
-  ctf_event_context_int(ev, map->vpid_key, &vpid);
-  ctf_event_context_int(ev, map->vtid_key, &vtid);
+  event_map_ids(map, info, ev, &vpid, &vtid);
   uint64_t h = (uint64_t)(uint32_t)host << 32;
   id_set_add(&b->hosts, (uint64_t)host);
   id_set_add(device ? &b->device_processes : &b->processes, h | (uint32_t)vpid);
@@ -139,7 +139,7 @@ static void on_call(struct tally *t, const struct event_map *map, const struct e
   bool error = info->status >= 0 && field_int(ev, info->status, &status) &&
                status != info->desc->success;
   stat_add(&b->host[function], ns, error);
-  note_actor(b, map, ev, host, false);
+  note_actor(b, map, info, ev, host, false);
 }
 
 static void on_device(struct tally *t, const struct event_map *map,
@@ -161,14 +161,16 @@ static void on_device(struct tally *t, const struct event_map *map,
     struct tally_device *d = device_row(b, name.u.string.chars, name.u.string.length, (int)kind);
     if (!d)
       return;
-    uint64_t ns = end >= start ? (uint64_t)(end - start) : 0;
+    /* end - start fits in uint64_t, not always in int64_t (a signed overflow on a
+     * corrupt trace, found by tests/fuzz/fuzz_ctf_analysis.c). */
+    uint64_t ns = end >= start ? (uint64_t)end - (uint64_t)start : 0;
     stat_add(&d->time, ns, false);
     if (d->time.calls == 1 || (uint64_t)bytes < d->min_bytes)
       d->min_bytes = (uint64_t)bytes;
     if ((uint64_t)bytes > d->max_bytes)
       d->max_bytes = (uint64_t)bytes;
     d->bytes += (uint64_t)bytes;
-    note_actor(b, map, ev, host, true);
+    note_actor(b, map, info, ev, host, true);
     return;
   }
 }

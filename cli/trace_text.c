@@ -244,19 +244,25 @@ static void print_event(FILE *out, const struct event_map *map, const struct ctf
   struct tm tm;
   localtime_r(&secs, &tm);
   const char *host = ctf_subtrace_env_string(ev->stream->subtrace, "hostname");
-  int64_t vpid = 0, vtid = 0;
-  ctf_event_context_int(ev, map->vpid_key, &vpid);
-  ctf_event_context_int(ev, map->vtid_key, &vtid);
-  fprintf(out, "%02d:%02d:%02d.%09lld - %s - vpid: %lld, vtid: %lld - %s: {", tm.tm_hour,
-          tm.tm_min, tm.tm_sec, (long long)(ns % 1000000000), host ? host : "?",
-          (long long)vpid, (long long)vtid, c->name);
+  int64_t pid = 0, tid = 0;
+  if (event_map_ids(map, info, ev, &pid, &tid))
+    fprintf(out, "%02d:%02d:%02d.%09lld - %s - pid: %lld, tid: %lld - %s: {", tm.tm_hour,
+            tm.tm_min, tm.tm_sec, (long long)(ns % 1000000000), host ? host : "?",
+            (long long)pid, (long long)tid, c->name);
+  else
+    fprintf(out, "%02d:%02d:%02d.%09lld - %s - %s: {", tm.tm_hour, tm.tm_min, tm.tm_sec,
+            (long long)(ns % 1000000000), host ? host : "?", c->name);
   if (c->field_count <= MAX_FIELDS &&
       ctf_event_decode_payload(ev, values, MAX_FIELDS, NULL) == CTF_OK) {
     bool first = true;
     for (size_t i = 0; i < c->field_count; i++) {
       const char *name = c->fields[i].name;
       /* `start` is the tracer's own bookkeeping: the duration is in the tally. */
-      if (is_length_of_next(c, i) || (info->role != EVENT_OTHER && strcmp(name, "start") == 0))
+      /* start is the tracer's own bookkeeping (durations are in the tally); the ids are
+       * already at the head of the line. */
+      if (is_length_of_next(c, i) || (int)i == info->pid || (int)i == info->tid ||
+          (info->role != EVENT_OTHER && info->role != EVENT_UNFINISHED &&
+           strcmp(name, "start") == 0))
         continue;
       fprintf(out, "%s %s: ", first ? "" : ",", name);
       first = false;

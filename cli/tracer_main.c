@@ -363,6 +363,8 @@ static int run(const struct options *o) {
       .output_dir = trace_dir,
       .event_patterns = (const char *const *)patterns,
       .blocking = o->blocking,
+      /* The tracer's events carry pid and tid; other events (-e) then show none. */
+      .no_id_contexts = true,
       .subbuf_size = o->subbuf_size,
       .subbuf_count = o->subbuf_count,
   };

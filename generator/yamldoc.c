@@ -8,6 +8,43 @@
 
 #include "util.h"
 
+/* Counts one more reference to node `index`; a second one is an error. */
+static int reference(struct yamldoc *y, unsigned char *refs, int index, struct diag *d) {
+  if (refs[index]++ == 0)
+    return 0;
+  return yamldoc_error(y, yamldoc_node(y, index), d,
+                       "Cannot read YAML: the node anchored here is used again through an "
+                       "alias (aliases are not supported)");
+}
+
+/* apigen's readers walk plain trees. An alias makes a node reachable twice, so a few bytes
+ * could stand for a document too large to walk, or for one that contains itself (a
+ * bottomless recursion found by tests/fuzz/fuzz_model_check.c): both are refused here,
+ * for every reader, by checking that no node has two parents. */
+static int check_tree(struct yamldoc *y, struct diag *d) {
+  int count = (int)(y->doc.nodes.top - y->doc.nodes.start);
+  unsigned char *refs = xcalloc((size_t)count + 1, 1); /* node indices start at 1 */
+  refs[1] = 1;                                          /* the root */
+  int rc = 0;
+  for (int i = 1; i <= count && rc == 0; i++) {
+    yaml_node_t *n = yamldoc_node(y, i);
+    if (n->type == YAML_SEQUENCE_NODE) {
+      for (yaml_node_item_t *item = n->data.sequence.items.start;
+           item < n->data.sequence.items.top && rc == 0; item++)
+        rc = reference(y, refs, *item, d);
+    } else if (n->type == YAML_MAPPING_NODE) {
+      for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+           p < n->data.mapping.pairs.top && rc == 0; p++) {
+        rc = reference(y, refs, p->key, d);
+        if (rc == 0)
+          rc = reference(y, refs, p->value, d);
+      }
+    }
+  }
+  free(refs);
+  return rc;
+}
+
 /* Loads the document parser reads; name is y->path, used in messages. */
 static int load_parser(struct yamldoc *y, yaml_parser_t *parser, struct diag *d) {
   if (!yaml_parser_load(parser, &y->doc)) {
@@ -22,7 +59,7 @@ static int load_parser(struct yamldoc *y, yaml_parser_t *parser, struct diag *d)
   y->loaded = true;
   if (!yaml_document_get_root_node(&y->doc))
     return diag_error_at(d, y->path, 1, 1, "Cannot read document: the file is empty");
-  return 0;
+  return check_tree(y, d);
 }
 
 int yamldoc_load(struct yamldoc *y, const char *path, struct diag *d) {

@@ -71,6 +71,26 @@ void *tracer_resolve(const char *library, const char *symbol, void **slot) {
   return fn;
 }
 
+int32_t tracer_cached_pid;
+__thread int32_t tracer_cached_tid __attribute__((tls_model("initial-exec")));
+
+int32_t tracer_pid_slow(void) {
+  int32_t pid = (int32_t)getpid();
+  __atomic_store_n(&tracer_cached_pid, pid, __ATOMIC_RELAXED);
+  return pid;
+}
+
+int32_t tracer_tid_slow(void) {
+  tracer_cached_tid = (int32_t)syscall(SYS_gettid);
+  return tracer_cached_tid;
+}
+
+/* A fork child has its own ids; the thread that forked it carries the parent's cache. */
+static void reset_ids_in_child(void) {
+  tracer_cached_pid = 0;
+  tracer_cached_tid = 0;
+}
+
 void *tracer_loaded_library(const char *library) {
   return dlopen(library, RTLD_LAZY | RTLD_NOLOAD);
 }
@@ -99,7 +119,8 @@ uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns) {
 
 void tracer_device_command(const char *backend, enum tracer_command_kind kind, const char *name,
                            uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end) {
-  lttng_ust_tracepoint(lttng_ust_tracer, device_command, backend, (uint8_t)kind,
+  lttng_ust_tracepoint(lttng_ust_tracer, device_command, tracer_pid(), tracer_tid(), backend,
+                       (uint8_t)kind,
                        name ? name : "", bytes, queue, start, end);
 }
 
@@ -185,8 +206,8 @@ static void write_unfinished(void) {
       continue;
     unsigned depth = t->depth < TRACER_INFLIGHT_DEPTH ? t->depth : TRACER_INFLIGHT_DEPTH;
     for (unsigned i = 0; i < depth; i++)
-      lttng_ust_tracepoint(lttng_ust_tracer, unfinished, t->calls[i].backend,
-                           t->calls[i].function, t->calls[i].start, t->tid);
+      lttng_ust_tracepoint(lttng_ust_tracer, unfinished, tracer_pid(), t->tid,
+                           t->calls[i].backend, t->calls[i].function, t->calls[i].start);
     t->depth = 0;
   }
 }
@@ -232,6 +253,7 @@ static void watch_fatal_signals(void) {
 
 __attribute__((constructor)) static void tracer_runtime_init(void) {
   pthread_key_create(&thread_calls_key, thread_calls_end);
+  pthread_atfork(NULL, NULL, reset_ids_in_child);
   watch_fatal_signals();
   const char *path = getenv("TRACER_FORK_SOCKET");
   if (path && *path && strlen(path) < sizeof fork_socket) {

@@ -25,6 +25,22 @@ static inline uint64_t tracer_now(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The process and thread ids every event carries in its payload. LTTng's vpid and vtid
+ * contexts cost about 30 ns an event here (a callback per field); these are cached reads.
+ * The caches are reset in a fork child. */
+extern int32_t tracer_cached_pid;
+extern __thread int32_t tracer_cached_tid __attribute__((tls_model("initial-exec")));
+int32_t tracer_pid_slow(void);
+int32_t tracer_tid_slow(void);
+static inline int32_t tracer_pid(void) {
+  int32_t pid = tracer_cached_pid;
+  return pid ? pid : tracer_pid_slow();
+}
+static inline int32_t tracer_tid(void) {
+  int32_t tid = tracer_cached_tid;
+  return tid ? tid : tracer_tid_slow();
+}
+
 /* Converts a CLOCK_MONOTONIC_RAW time (what PoCL's device timestamps are) to the trace
  * clock, by sampling both clocks now. */
 uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns);

@@ -14,9 +14,12 @@
 #include <stdint.h>
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, device_command,
-  LTTNG_UST_TP_ARGS(const char *, backend, uint8_t, kind, const char *, name, uint64_t, bytes,
-                    uintptr_t, queue, uint64_t, start, uint64_t, end),
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, backend, uint8_t, kind,
+                    const char *, name, uint64_t, bytes, uintptr_t, queue, uint64_t, start,
+                    uint64_t, end),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
     lttng_ust_field_string(backend, backend)
     lttng_ust_field_integer(uint8_t, kind, kind)
     lttng_ust_field_string(name, name)
@@ -31,12 +34,14 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, device_command,
  * at that moment for every such call of every thread, in minimal mode, where no entry
  * event shows it. */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, unfinished,
-  LTTNG_UST_TP_ARGS(const char *, backend, uint16_t, function, uint64_t, start, int32_t, tid),
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, backend, uint16_t, function,
+                    uint64_t, start),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
     lttng_ust_field_string(backend, backend)
     lttng_ust_field_integer(uint16_t, function, function)
     lttng_ust_field_integer(uint64_t, start, start)
-    lttng_ust_field_integer(int32_t, tid, tid)
   )
 )
 

@@ -15,20 +15,28 @@
 #include <lttng/tracepoint.h>
 
 #include "opencl_args.h"
+#include "tracer_runtime.h"
+
+/* Every event starts with the ids of its process and thread (cheaper than LTTng's vpid
+ * and vtid contexts). */
 
 /* Minimal mode: one event per call, at its end. */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, call,
   LTTNG_UST_TP_ARGS(uint16_t, tracer_function, uint64_t, tracer_start, int64_t, tracer_status),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(uint16_t, function, tracer_function)
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_start)
     lttng_ust_field_integer(int64_t, status, tracer_status)
+    lttng_ust_field_integer(uint16_t, function, tracer_function)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
     lttng_ust_field_integer_hex(uintptr_t, platforms, (uintptr_t)tracer_args->platforms)
     lttng_ust_field_integer_hex(uintptr_t, num_platforms, (uintptr_t)tracer_args->num_platforms)
@@ -38,6 +46,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, num_platforms_val, (const uint32_t *)tracer_args->num_platforms, size_t, tracer_args->num_platforms ? 1 : 0)
@@ -47,6 +57,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
     lttng_ust_field_integer_hex(uintptr_t, platforms, (uintptr_t)tracer_args->platforms)
     lttng_ust_field_integer_hex(uintptr_t, num_platforms, (uintptr_t)tracer_args->num_platforms)
@@ -56,6 +68,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, platforms_vals, (const uintptr_t *)tracer_args->platforms, size_t, tracer_clamp(tracer_args->platforms ? (size_t)(tracer_args->num_entries) : 0, TRACER_MAX_ELEMENTS))
@@ -66,6 +80,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -77,6 +93,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -86,6 +104,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -97,6 +117,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -107,6 +129,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
     lttng_ust_field_integer(uint64_t, device_type, tracer_args->device_type)
     lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
@@ -118,6 +142,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, num_devices_val, (const uint32_t *)tracer_args->num_devices, size_t, tracer_args->num_devices ? 1 : 0)
@@ -127,6 +153,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
     lttng_ust_field_integer(uint64_t, device_type, tracer_args->device_type)
     lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
@@ -138,6 +166,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, devices_vals, (const uintptr_t *)tracer_args->devices, size_t, tracer_clamp(tracer_args->devices ? (size_t)(tracer_args->num_entries) : 0, TRACER_MAX_ELEMENTS))
@@ -148,6 +178,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -159,6 +191,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -168,6 +202,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -179,6 +215,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -189,6 +227,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
@@ -200,6 +240,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, out_devices_val, (const uintptr_t *)tracer_args->out_devices, size_t, tracer_args->out_devices ? 1 : 0)
@@ -210,6 +252,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
@@ -221,6 +265,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, out_devices_val, (const uintptr_t *)tracer_args->out_devices, size_t, tracer_args->out_devices ? 1 : 0)
@@ -231,6 +277,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
   )
 )
@@ -238,6 +286,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -246,6 +296,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
   )
 )
@@ -253,6 +305,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -261,6 +315,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
   )
 )
@@ -268,6 +324,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -276,6 +334,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
   )
 )
@@ -283,6 +343,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -291,6 +353,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
@@ -300,6 +364,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_entr
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -308,6 +374,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
@@ -317,6 +385,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_entr
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -325,6 +395,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, device_timestamp, (uintptr_t)tracer_args->device_timestamp)
     lttng_ust_field_integer_hex(uintptr_t, host_timestamp, (uintptr_t)tracer_args->host_timestamp)
@@ -334,6 +406,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, device_timestamp_val, (const uint64_t *)tracer_args->device_timestamp, size_t, tracer_args->device_timestamp ? 1 : 0)
@@ -344,6 +418,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, device_timestamp, (uintptr_t)tracer_args->device_timestamp)
     lttng_ust_field_integer_hex(uintptr_t, host_timestamp, (uintptr_t)tracer_args->host_timestamp)
@@ -353,6 +429,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, device_timestamp_val, (const uint64_t *)tracer_args->device_timestamp, size_t, tracer_args->device_timestamp ? 1 : 0)
@@ -363,6 +441,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, host_timestamp, (uintptr_t)tracer_args->host_timestamp)
   )
@@ -371,6 +451,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, host_timestamp_val, (const uint64_t *)tracer_args->host_timestamp, size_t, tracer_args->host_timestamp ? 1 : 0)
@@ -380,6 +462,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, host_timestamp, (uintptr_t)tracer_args->host_timestamp)
   )
@@ -388,6 +472,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, host_timestamp_val, (const uint64_t *)tracer_args->host_timestamp, size_t, tracer_args->host_timestamp ? 1 : 0)
@@ -397,6 +483,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, devices, (uintptr_t)tracer_args->devices)
@@ -409,6 +497,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -419,6 +509,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, devices, (uintptr_t)tracer_args->devices)
@@ -432,6 +524,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -442,6 +536,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, device_type, tracer_args->device_type)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
@@ -453,6 +549,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -463,6 +561,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, device_type, tracer_args->device_type)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
@@ -474,6 +574,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -484,6 +586,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
   )
 )
@@ -491,6 +595,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -499,6 +605,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
   )
 )
@@ -506,6 +614,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -514,6 +624,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
   )
 )
@@ -521,6 +633,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -529,6 +643,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
   )
 )
@@ -536,6 +652,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -544,6 +662,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -555,6 +675,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -564,6 +686,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -575,6 +699,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -585,6 +711,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
     lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
@@ -594,6 +722,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_entr
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -602,6 +732,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_exit
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
     lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
@@ -611,6 +743,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_entr
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -619,6 +753,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_exit
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -629,6 +765,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -639,6 +777,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -649,6 +789,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -659,6 +801,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
   )
 )
@@ -666,6 +810,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -674,6 +820,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
   )
 )
@@ -681,6 +829,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -689,6 +839,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
   )
 )
@@ -696,6 +848,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -704,6 +858,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
   )
 )
@@ -711,6 +867,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -719,6 +877,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -730,6 +890,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -739,6 +901,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -750,6 +914,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -760,6 +926,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -771,6 +939,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -781,6 +951,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -792,6 +964,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -802,6 +976,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint32_t, buffer_create_type, tracer_args->buffer_create_type)
@@ -813,6 +989,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -823,6 +1001,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint32_t, buffer_create_type, tracer_args->buffer_create_type)
@@ -834,6 +1014,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -844,6 +1026,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
@@ -856,6 +1040,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -866,6 +1052,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
@@ -880,6 +1068,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -890,6 +1080,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint32_t, pipe_packet_size, tracer_args->pipe_packet_size)
@@ -902,6 +1094,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -912,6 +1106,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint32_t, pipe_packet_size, tracer_args->pipe_packet_size)
@@ -924,6 +1120,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -934,6 +1132,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -946,6 +1146,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -956,6 +1158,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -968,6 +1172,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_entry_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -978,6 +1184,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_exit_f
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -991,6 +1199,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1001,6 +1211,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -1016,6 +1228,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_entry_f
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1026,6 +1240,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_exit_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
   )
 )
@@ -1033,6 +1249,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1041,6 +1259,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
   )
 )
@@ -1048,6 +1268,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1056,6 +1278,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
   )
 )
@@ -1063,6 +1287,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1071,6 +1297,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
   )
 )
@@ -1078,6 +1306,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1086,6 +1316,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint32_t, image_type, tracer_args->image_type)
@@ -1098,6 +1330,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, num_image_formats_val, (const uint32_t *)tracer_args->num_image_formats, size_t, tracer_args->num_image_formats ? 1 : 0)
@@ -1107,6 +1341,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint32_t, image_type, tracer_args->image_type)
@@ -1119,6 +1355,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, image_formats_bytes, (const uint8_t *)tracer_args->image_formats, size_t, tracer_clamp((tracer_args->image_formats ? 1 : 0) * sizeof(*tracer_args->image_formats), TRACER_MAX_BYTES))
@@ -1129,6 +1367,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -1140,6 +1380,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -1149,6 +1391,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -1160,6 +1404,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -1170,6 +1416,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -1181,6 +1429,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -1190,6 +1440,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -1201,6 +1453,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -1211,6 +1465,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, pipe, (uintptr_t)tracer_args->pipe)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -1222,6 +1478,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -1231,6 +1489,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, pipe, (uintptr_t)tracer_args->pipe)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -1242,6 +1502,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -1252,6 +1514,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
     lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
@@ -1261,6 +1525,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_en
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1269,6 +1535,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_ex
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
     lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
@@ -1278,6 +1546,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_en
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1286,6 +1556,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_ex
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -1296,6 +1568,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
   )
@@ -1304,6 +1578,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -1314,6 +1590,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
   )
@@ -1322,6 +1600,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, svm_pointer, (uintptr_t)tracer_args->svm_pointer)
   )
@@ -1330,6 +1610,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
   )
 )
@@ -1337,6 +1619,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, svm_pointer, (uintptr_t)tracer_args->svm_pointer)
   )
@@ -1345,6 +1629,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
   )
 )
@@ -1352,6 +1638,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, sampler_properties, (uintptr_t)tracer_args->sampler_properties)
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
@@ -1361,6 +1649,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1371,6 +1661,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, sampler_properties, (uintptr_t)tracer_args->sampler_properties)
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
@@ -1380,6 +1672,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1390,6 +1684,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_exit_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
   )
 )
@@ -1397,6 +1693,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1405,6 +1703,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
   )
 )
@@ -1412,6 +1712,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1420,6 +1722,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
   )
 )
@@ -1427,6 +1731,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1435,6 +1741,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
   )
 )
@@ -1442,6 +1750,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1450,6 +1760,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -1461,6 +1773,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -1470,6 +1784,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -1481,6 +1797,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -1491,6 +1809,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, count, tracer_args->count)
     lttng_ust_field_integer_hex(uintptr_t, strings, (uintptr_t)tracer_args->strings)
@@ -1502,6 +1822,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1512,6 +1834,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, count, tracer_args->count)
     lttng_ust_field_integer_hex(uintptr_t, strings, (uintptr_t)tracer_args->strings)
@@ -1525,6 +1849,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_entry_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1535,6 +1861,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_exit_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
@@ -1548,6 +1876,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1558,6 +1888,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
@@ -1574,6 +1906,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_entry_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, binary_status_vals, (const int32_t *)tracer_args->binary_status, size_t, tracer_clamp(tracer_args->binary_status ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
@@ -1585,6 +1919,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_exit_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
@@ -1596,6 +1932,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1606,6 +1944,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
@@ -1618,6 +1958,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1628,6 +1970,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, il, (uintptr_t)tracer_args->il)
     lttng_ust_field_integer(uint64_t, length, tracer_args->length)
@@ -1638,6 +1982,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1648,6 +1994,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, il, (uintptr_t)tracer_args->il)
     lttng_ust_field_integer(uint64_t, length, tracer_args->length)
@@ -1658,6 +2006,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1668,6 +2018,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
   )
 )
@@ -1675,6 +2027,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1683,6 +2037,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
   )
 )
@@ -1690,6 +2046,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1698,6 +2056,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
   )
 )
@@ -1705,6 +2065,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1713,6 +2075,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
   )
 )
@@ -1720,6 +2084,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1728,6 +2094,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
@@ -1740,6 +2108,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1748,6 +2118,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
@@ -1762,6 +2134,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1770,6 +2144,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
@@ -1785,6 +2161,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, header_include_names_val, (const uintptr_t *)tracer_args->header_include_names, size_t, tracer_args->header_include_names ? 1 : 0)
@@ -1794,6 +2172,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
@@ -1811,6 +2191,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, header_include_names_val, (const uintptr_t *)tracer_args->header_include_names, size_t, tracer_args->header_include_names ? 1 : 0)
@@ -1820,6 +2202,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
@@ -1835,6 +2219,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1845,6 +2231,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
     lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
@@ -1862,6 +2250,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -1872,6 +2262,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
     lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
@@ -1881,6 +2273,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1889,6 +2283,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
     lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
@@ -1898,6 +2294,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_entry_f
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1906,6 +2304,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_exit_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer(uint32_t, spec_id, tracer_args->spec_id)
     lttng_ust_field_integer(uint64_t, spec_size, tracer_args->spec_size)
@@ -1916,6 +2316,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1924,6 +2326,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer(uint32_t, spec_id, tracer_args->spec_id)
     lttng_ust_field_integer(uint64_t, spec_size, tracer_args->spec_size)
@@ -1934,6 +2338,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1942,6 +2348,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
   )
 )
@@ -1949,6 +2357,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1957,6 +2367,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
   )
 )
@@ -1964,6 +2376,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -1972,6 +2386,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -1983,6 +2399,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -1992,6 +2410,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -2003,6 +2423,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -2013,6 +2435,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -2025,6 +2449,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -2034,6 +2460,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -2046,6 +2474,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -2056,6 +2486,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer_hex(uintptr_t, kernel_name, (uintptr_t)tracer_args->kernel_name)
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
@@ -2065,6 +2497,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -2075,6 +2509,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer_hex(uintptr_t, kernel_name, (uintptr_t)tracer_args->kernel_name)
     lttng_ust_field_string(kernel_name_str, tracer_args->kernel_name ? tracer_args->kernel_name : "")
@@ -2085,6 +2521,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -2095,6 +2533,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer(uint32_t, num_kernels, tracer_args->num_kernels)
     lttng_ust_field_integer_hex(uintptr_t, kernels, (uintptr_t)tracer_args->kernels)
@@ -2105,6 +2545,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, num_kernels_ret_val, (const uint32_t *)tracer_args->num_kernels_ret, size_t, tracer_args->num_kernels_ret ? 1 : 0)
@@ -2114,6 +2556,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
     lttng_ust_field_integer(uint32_t, num_kernels, tracer_args->num_kernels)
     lttng_ust_field_integer_hex(uintptr_t, kernels, (uintptr_t)tracer_args->kernels)
@@ -2124,6 +2568,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, kernels_vals, (const uintptr_t *)tracer_args->kernels, size_t, tracer_clamp(tracer_args->kernels ? (size_t)(tracer_args->num_kernels) : 0, TRACER_MAX_ELEMENTS))
@@ -2134,6 +2580,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, source_kernel, (uintptr_t)tracer_args->source_kernel)
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
@@ -2142,6 +2590,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -2152,6 +2602,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, source_kernel, (uintptr_t)tracer_args->source_kernel)
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
@@ -2160,6 +2612,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -2170,6 +2624,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
   )
 )
@@ -2177,6 +2633,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2185,6 +2643,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
   )
 )
@@ -2192,6 +2652,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2200,6 +2662,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
   )
 )
@@ -2207,6 +2671,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2215,6 +2681,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
   )
 )
@@ -2222,6 +2690,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2230,6 +2700,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
     lttng_ust_field_integer(uint64_t, arg_size, tracer_args->arg_size)
@@ -2240,6 +2712,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2248,6 +2722,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
     lttng_ust_field_integer(uint64_t, arg_size, tracer_args->arg_size)
@@ -2258,6 +2734,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2266,6 +2744,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
     lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
@@ -2275,6 +2755,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2283,6 +2765,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
     lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
@@ -2292,6 +2776,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2300,6 +2786,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -2310,6 +2798,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2318,6 +2808,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -2328,6 +2820,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2336,6 +2830,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -2347,6 +2843,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -2356,6 +2854,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -2367,6 +2867,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -2377,6 +2879,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, arg_indx, tracer_args->arg_indx)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -2389,6 +2893,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -2398,6 +2904,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, arg_indx, tracer_args->arg_indx)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -2410,6 +2918,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -2420,6 +2930,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -2432,6 +2944,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -2441,6 +2955,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -2453,6 +2969,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -2463,6 +2981,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -2477,6 +2997,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -2486,6 +3008,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -2500,6 +3024,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -2510,6 +3036,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint32_t, num_events, tracer_args->num_events)
     lttng_ust_field_integer_hex(uintptr_t, event_list, (uintptr_t)tracer_args->event_list)
   )
@@ -2518,6 +3046,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2526,6 +3056,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint32_t, num_events, tracer_args->num_events)
     lttng_ust_field_integer_hex(uintptr_t, event_list, (uintptr_t)tracer_args->event_list)
     lttng_ust_field_sequence_hex(uintptr_t, event_list_vals, (const uintptr_t *)tracer_args->event_list, size_t, tracer_clamp(tracer_args->event_list ? (size_t)(tracer_args->num_events) : 0, TRACER_MAX_ELEMENTS))
@@ -2535,6 +3067,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2543,6 +3077,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -2554,6 +3090,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -2563,6 +3101,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -2574,6 +3114,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -2584,6 +3126,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
@@ -2592,6 +3136,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -2602,6 +3148,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
@@ -2610,6 +3158,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -2620,6 +3170,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
@@ -2627,6 +3179,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2635,6 +3189,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
@@ -2642,6 +3198,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2650,6 +3208,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
@@ -2657,6 +3217,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2665,6 +3227,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
@@ -2672,6 +3236,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2680,6 +3246,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
     lttng_ust_field_integer(int32_t, execution_status, tracer_args->execution_status)
   )
@@ -2688,6 +3256,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2696,6 +3266,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
     lttng_ust_field_integer(int32_t, execution_status, tracer_args->execution_status)
   )
@@ -2704,6 +3276,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2712,6 +3286,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
     lttng_ust_field_integer(int32_t, command_exec_callback_type, tracer_args->command_exec_callback_type)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
@@ -2722,6 +3298,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2730,6 +3308,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
     lttng_ust_field_integer(int32_t, command_exec_callback_type, tracer_args->command_exec_callback_type)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
@@ -2740,6 +3320,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2748,6 +3330,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -2759,6 +3343,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -2768,6 +3354,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -2779,6 +3367,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
@@ -2789,6 +3379,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
   )
 )
@@ -2796,6 +3388,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2804,6 +3398,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
   )
 )
@@ -2811,6 +3407,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2819,6 +3417,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
   )
 )
@@ -2826,6 +3426,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2834,6 +3436,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
   )
 )
@@ -2841,6 +3445,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -2849,6 +3455,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
@@ -2864,6 +3472,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -2873,6 +3483,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
@@ -2889,6 +3501,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -2898,6 +3512,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
@@ -2918,6 +3534,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -2927,6 +3545,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
@@ -2948,6 +3568,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -2957,6 +3579,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
@@ -2972,6 +3596,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -2981,6 +3607,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
@@ -2997,6 +3625,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3006,6 +3636,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
@@ -3026,6 +3658,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3035,6 +3669,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
@@ -3056,6 +3692,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3065,6 +3703,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
@@ -3080,6 +3720,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3089,6 +3731,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
@@ -3105,6 +3749,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3114,6 +3760,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
     lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
@@ -3129,6 +3777,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3138,6 +3788,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
     lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
@@ -3154,6 +3806,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3163,6 +3817,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
     lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
@@ -3182,6 +3838,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3191,6 +3849,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
     lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
@@ -3211,6 +3871,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3220,6 +3882,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
     lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
@@ -3237,6 +3901,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3246,6 +3912,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
     lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
@@ -3264,6 +3932,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3273,6 +3943,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
     lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
@@ -3290,6 +3962,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3299,6 +3973,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
     lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
@@ -3317,6 +3993,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3326,6 +4004,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
     lttng_ust_field_integer_hex(uintptr_t, fill_color, (uintptr_t)tracer_args->fill_color)
@@ -3340,6 +4020,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3349,6 +4031,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
     lttng_ust_field_integer_hex(uintptr_t, fill_color, (uintptr_t)tracer_args->fill_color)
@@ -3364,6 +4048,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3373,6 +4059,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
     lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
@@ -3388,6 +4076,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3397,6 +4087,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
     lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
@@ -3413,6 +4105,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3422,6 +4116,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
     lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
@@ -3437,6 +4133,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3446,6 +4144,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
     lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
@@ -3462,6 +4162,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3471,6 +4173,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
     lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
@@ -3486,6 +4190,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3495,6 +4201,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
     lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
@@ -3511,6 +4219,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3520,6 +4230,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
@@ -3536,6 +4248,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3547,6 +4261,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
     lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
@@ -3564,6 +4280,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3575,6 +4293,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
     lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
@@ -3593,6 +4313,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, image_row_pitch_val, (const uint64_t *)tracer_args->image_row_pitch, size_t, tracer_args->image_row_pitch ? 1 : 0)
@@ -3606,6 +4328,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
     lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
@@ -3625,6 +4349,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, image_row_pitch_val, (const uint64_t *)tracer_args->image_row_pitch, size_t, tracer_args->image_row_pitch ? 1 : 0)
@@ -3638,6 +4364,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
     lttng_ust_field_integer_hex(uintptr_t, mapped_ptr, (uintptr_t)tracer_args->mapped_ptr)
@@ -3650,6 +4378,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3659,6 +4389,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
     lttng_ust_field_integer_hex(uintptr_t, mapped_ptr, (uintptr_t)tracer_args->mapped_ptr)
@@ -3672,6 +4404,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3681,6 +4415,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -3694,6 +4430,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3703,6 +4441,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -3718,6 +4458,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3727,6 +4469,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, work_dim, tracer_args->work_dim)
@@ -3742,6 +4486,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3751,6 +4497,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, work_dim, tracer_args->work_dim)
@@ -3770,6 +4518,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3779,6 +4529,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, user_func, (uintptr_t)tracer_args->user_func)
     lttng_ust_field_integer_hex(uintptr_t, args, (uintptr_t)tracer_args->args)
@@ -3795,6 +4547,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, args_mem_loc_val, (const uintptr_t *)tracer_args->args_mem_loc, size_t, tracer_args->args_mem_loc ? 1 : 0)
@@ -3805,6 +4559,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, user_func, (uintptr_t)tracer_args->user_func)
     lttng_ust_field_integer_hex(uintptr_t, args, (uintptr_t)tracer_args->args)
@@ -3823,6 +4579,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, args_mem_loc_val, (const uintptr_t *)tracer_args->args_mem_loc, size_t, tracer_args->args_mem_loc ? 1 : 0)
@@ -3833,6 +4591,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
     lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
@@ -3843,6 +4603,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3852,6 +4614,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
     lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
@@ -3863,6 +4627,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_entry_f
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3872,6 +4638,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
     lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
@@ -3882,6 +4650,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3891,6 +4661,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
     lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
@@ -3902,6 +4674,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_entry_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3911,6 +4685,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_f
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
     lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
@@ -3925,6 +4701,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3934,6 +4712,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
     lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
@@ -3949,6 +4729,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3958,6 +4740,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, blocking_copy, tracer_args->blocking_copy)
     lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
@@ -3972,6 +4756,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -3981,6 +4767,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, blocking_copy, tracer_args->blocking_copy)
     lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
@@ -3996,6 +4784,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4005,6 +4795,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
     lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
@@ -4019,6 +4811,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4028,6 +4822,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
     lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
@@ -4043,6 +4839,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4052,6 +4850,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -4066,6 +4866,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4075,6 +4877,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -4090,6 +4894,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4099,6 +4905,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
     lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
@@ -4110,6 +4918,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4119,6 +4929,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
     lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
@@ -4131,6 +4943,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4140,6 +4954,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
     lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
@@ -4154,6 +4970,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, svm_pointers_val, (const uintptr_t *)tracer_args->svm_pointers, size_t, tracer_args->svm_pointers ? 1 : 0)
@@ -4164,6 +4982,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
     lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
@@ -4179,6 +4999,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, svm_pointers_val, (const uintptr_t *)tracer_args->svm_pointers, size_t, tracer_args->svm_pointers ? 1 : 0)
@@ -4189,6 +5011,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
     lttng_ust_field_integer_hex(uintptr_t, func_name, (uintptr_t)tracer_args->func_name)
   )
@@ -4197,6 +5021,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPla
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
   )
@@ -4205,6 +5031,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPla
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
     lttng_ust_field_integer_hex(uintptr_t, func_name, (uintptr_t)tracer_args->func_name)
     lttng_ust_field_string(func_name_str, tracer_args->func_name ? tracer_args->func_name : "")
@@ -4214,6 +5042,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPla
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
   )
@@ -4222,6 +5052,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPla
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint64_t, properties, tracer_args->properties)
     lttng_ust_field_integer(uint32_t, enable, tracer_args->enable)
@@ -4232,6 +5064,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, old_properties_val, (const uint64_t *)tracer_args->old_properties, size_t, tracer_args->old_properties ? 1 : 0)
@@ -4241,6 +5075,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint64_t, properties, tracer_args->properties)
     lttng_ust_field_integer(uint32_t, enable, tracer_args->enable)
@@ -4251,6 +5087,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_entry_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, old_properties_val, (const uint64_t *)tracer_args->old_properties, size_t, tracer_args->old_properties ? 1 : 0)
@@ -4260,6 +5098,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_exit_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
@@ -4274,6 +5114,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -4284,6 +5126,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
@@ -4299,6 +5143,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -4309,6 +5155,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
@@ -4325,6 +5173,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -4335,6 +5185,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
@@ -4352,6 +5204,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -4362,6 +5216,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
@@ -4370,6 +5226,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4379,6 +5237,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
@@ -4387,6 +5247,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4396,6 +5258,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_events, tracer_args->num_events)
     lttng_ust_field_integer_hex(uintptr_t, event_list, (uintptr_t)tracer_args->event_list)
@@ -4405,6 +5269,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4413,6 +5279,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_events, tracer_args->num_events)
     lttng_ust_field_integer_hex(uintptr_t, event_list, (uintptr_t)tracer_args->event_list)
@@ -4422,6 +5290,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4430,6 +5300,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
   )
 )
@@ -4437,6 +5309,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4445,6 +5319,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
   )
 )
@@ -4452,6 +5328,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4460,12 +5338,16 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4474,12 +5356,16 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4488,6 +5374,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, func_name, (uintptr_t)tracer_args->func_name)
   )
 )
@@ -4495,6 +5383,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
   )
@@ -4503,6 +5393,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, func_name, (uintptr_t)tracer_args->func_name)
     lttng_ust_field_string(func_name_str, tracer_args->func_name ? tracer_args->func_name : "")
   )
@@ -4511,6 +5403,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
   )
@@ -4519,6 +5413,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint64_t, properties, tracer_args->properties)
@@ -4529,6 +5425,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -4539,6 +5437,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint64_t, properties, tracer_args->properties)
@@ -4549,6 +5449,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -4559,6 +5461,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, normalized_coords, tracer_args->normalized_coords)
     lttng_ust_field_integer(uint32_t, addressing_mode, tracer_args->addressing_mode)
@@ -4570,6 +5474,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -4580,6 +5486,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, normalized_coords, tracer_args->normalized_coords)
     lttng_ust_field_integer(uint32_t, addressing_mode, tracer_args->addressing_mode)
@@ -4591,6 +5499,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -4601,6 +5511,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
@@ -4612,6 +5524,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4621,6 +5535,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
@@ -4633,6 +5549,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -4642,6 +5560,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint32_t, num_queues, tracer_args->num_queues)
     lttng_ust_field_integer_hex(uintptr_t, queues, (uintptr_t)tracer_args->queues)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -4652,6 +5572,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -4662,6 +5584,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint32_t, num_queues, tracer_args->num_queues)
     lttng_ust_field_integer_hex(uintptr_t, queues, (uintptr_t)tracer_args->queues)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -4672,6 +5596,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -4682,6 +5608,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
   )
 )
@@ -4689,6 +5617,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4697,6 +5627,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
   )
 )
@@ -4704,6 +5636,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4712,6 +5646,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
   )
 )
@@ -4719,6 +5655,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4727,6 +5665,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
   )
 )
@@ -4734,6 +5674,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4742,6 +5684,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
   )
 )
@@ -4749,6 +5693,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4757,6 +5703,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
   )
 )
@@ -4764,6 +5712,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_entry_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -4772,6 +5722,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint32_t, num_queues, tracer_args->num_queues)
     lttng_ust_field_integer_hex(uintptr_t, queues, (uintptr_t)tracer_args->queues)
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
@@ -4784,6 +5736,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, queues_val, (const uintptr_t *)tracer_args->queues, size_t, tracer_args->queues ? 1 : 0)
@@ -4794,6 +5748,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint32_t, num_queues, tracer_args->num_queues)
     lttng_ust_field_integer_hex(uintptr_t, queues, (uintptr_t)tracer_args->queues)
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
@@ -4807,6 +5763,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_entry_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, queues_val, (const uintptr_t *)tracer_args->queues, size_t, tracer_args->queues ? 1 : 0)
@@ -4817,6 +5775,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
@@ -4829,6 +5789,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_ent
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -4839,6 +5801,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exi
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
@@ -4851,6 +5815,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_ent
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -4861,6 +5827,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exi
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
@@ -4878,6 +5846,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -4888,6 +5858,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
@@ -4905,6 +5877,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -4915,6 +5889,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
@@ -4936,6 +5912,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -4946,6 +5924,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
@@ -4967,6 +5947,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -4977,6 +5959,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
@@ -4994,6 +5978,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5004,6 +5990,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
@@ -5021,6 +6009,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5031,6 +6021,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
@@ -5048,6 +6040,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5058,6 +6052,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
@@ -5075,6 +6071,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5085,6 +6083,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
@@ -5102,6 +6102,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5112,6 +6114,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
@@ -5129,6 +6133,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5139,6 +6145,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
@@ -5156,6 +6164,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5166,6 +6176,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
@@ -5183,6 +6195,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5193,6 +6207,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
@@ -5209,6 +6225,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5219,6 +6237,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
@@ -5235,6 +6255,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5245,6 +6267,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -5263,6 +6287,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5273,6 +6299,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -5291,6 +6319,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_entry_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
@@ -5301,6 +6331,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -5312,6 +6344,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -5321,6 +6355,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -5332,6 +6368,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_entry_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -5341,6 +6379,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, mutable_config, (uintptr_t)tracer_args->mutable_config)
   )
@@ -5349,6 +6389,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -5357,6 +6399,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
     lttng_ust_field_integer_hex(uintptr_t, mutable_config, (uintptr_t)tracer_args->mutable_config)
     lttng_ust_field_sequence_hex(uint8_t, mutable_config_bytes, (const uint8_t *)tracer_args->mutable_config, size_t, tracer_clamp((tracer_args->mutable_config ? 1 : 0) * sizeof(*tracer_args->mutable_config), TRACER_MAX_BYTES))
@@ -5366,6 +6410,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -5374,6 +6420,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command, (uintptr_t)tracer_args->command)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -5385,6 +6433,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -5394,6 +6444,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command, (uintptr_t)tracer_args->command)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -5405,6 +6457,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -5414,6 +6468,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
     lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
@@ -5423,6 +6479,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -5431,6 +6489,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
     lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
     lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
@@ -5440,6 +6500,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -5448,6 +6510,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
     lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
     lttng_ust_field_integer(uint64_t, cb, tracer_args->cb)
@@ -5458,6 +6522,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
   )
 )
@@ -5465,6 +6531,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
     lttng_ust_field_string(errstr_str, tracer_args->errstr ? tracer_args->errstr : "")
     lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
@@ -5476,6 +6544,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
   )
 )
@@ -5483,6 +6553,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
     lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
     lttng_ust_field_integer(uint64_t, cb, tracer_args->cb)
@@ -5493,6 +6565,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
   )
 )
@@ -5500,6 +6574,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
     lttng_ust_field_string(errstr_str, tracer_args->errstr ? tracer_args->errstr : "")
     lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
@@ -5511,6 +6587,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
   )
 )
@@ -5518,6 +6596,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
     lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
     lttng_ust_field_integer(uint64_t, cb, tracer_args->cb)
@@ -5528,6 +6608,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
   )
 )
@@ -5535,6 +6617,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
     lttng_ust_field_string(errstr_str, tracer_args->errstr ? tracer_args->errstr : "")
     lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
@@ -5546,6 +6630,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
   )
 )
@@ -5553,6 +6639,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
     lttng_ust_field_integer_hex(uintptr_t, platforms, (uintptr_t)tracer_args->platforms)
     lttng_ust_field_integer_hex(uintptr_t, num_platforms, (uintptr_t)tracer_args->num_platforms)
@@ -5562,6 +6650,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, platforms_val, (const uintptr_t *)tracer_args->platforms, size_t, tracer_args->platforms ? 1 : 0)
@@ -5572,6 +6662,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
     lttng_ust_field_integer_hex(uintptr_t, platforms, (uintptr_t)tracer_args->platforms)
     lttng_ust_field_integer_hex(uintptr_t, num_platforms, (uintptr_t)tracer_args->num_platforms)
@@ -5581,6 +6673,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, platforms_val, (const uintptr_t *)tracer_args->platforms, size_t, tracer_args->platforms ? 1 : 0)
@@ -5591,6 +6685,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, il, (uintptr_t)tracer_args->il)
     lttng_ust_field_integer(uint64_t, length, tracer_args->length)
@@ -5601,6 +6697,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -5611,6 +6709,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, il, (uintptr_t)tracer_args->il)
     lttng_ust_field_integer(uint64_t, length, tracer_args->length)
@@ -5621,6 +6721,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -5631,6 +6733,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
   )
 )
@@ -5638,6 +6742,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -5646,6 +6752,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
   )
 )
@@ -5653,6 +6761,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -5661,6 +6771,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -5671,6 +6783,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -5681,6 +6795,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -5691,6 +6807,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -5701,6 +6819,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
   )
 )
@@ -5708,6 +6828,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -5716,6 +6838,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
   )
 )
@@ -5723,6 +6847,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -5731,6 +6857,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
   )
 )
@@ -5738,6 +6866,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -5746,6 +6876,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
   )
 )
@@ -5753,6 +6885,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -5761,6 +6895,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
@@ -5772,6 +6908,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, out_devices_val, (const uintptr_t *)tracer_args->out_devices, size_t, tracer_args->out_devices ? 1 : 0)
@@ -5782,6 +6920,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
@@ -5793,6 +6933,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, out_devices_val, (const uintptr_t *)tracer_args->out_devices, size_t, tracer_args->out_devices ? 1 : 0)
@@ -5803,6 +6945,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -5816,6 +6960,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -5825,6 +6971,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -5839,6 +6987,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_entry_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -5848,6 +6998,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_f
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint64_t, image_width, tracer_args->image_width)
     lttng_ust_field_integer(uint64_t, image_height, tracer_args->image_height)
@@ -5862,6 +7014,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -5871,6 +7025,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint64_t, image_width, tracer_args->image_width)
     lttng_ust_field_integer(uint64_t, image_height, tracer_args->image_height)
@@ -5886,6 +7042,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -5895,6 +7053,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_objects, tracer_args->num_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -5907,6 +7067,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -5916,6 +7078,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_objects, tracer_args->num_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -5929,6 +7093,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -5938,6 +7104,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_objects, tracer_args->num_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -5950,6 +7118,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -5959,6 +7129,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_objects, tracer_args->num_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -5972,6 +7144,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -5981,6 +7155,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
     lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
@@ -5996,6 +7172,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6005,6 +7183,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
     lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
@@ -6021,6 +7201,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6030,6 +7212,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, in_kernel, (uintptr_t)tracer_args->in_kernel)
     lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -6044,6 +7228,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -6053,6 +7239,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, in_kernel, (uintptr_t)tracer_args->in_kernel)
     lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -6067,6 +7255,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -6076,6 +7266,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, work_dim, tracer_args->work_dim)
@@ -6088,6 +7280,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKH
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, suggested_local_work_size_val, (const uint64_t *)tracer_args->suggested_local_work_size, size_t, tracer_args->suggested_local_work_size ? 1 : 0)
@@ -6097,6 +7291,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKH
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, work_dim, tracer_args->work_dim)
@@ -6109,6 +7305,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKH
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, suggested_local_work_size_val, (const uint64_t *)tracer_args->suggested_local_work_size, size_t, tracer_args->suggested_local_work_size ? 1 : 0)
@@ -6118,6 +7316,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKH
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -6130,6 +7330,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6139,6 +7341,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -6152,6 +7356,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6161,6 +7367,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -6173,6 +7381,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6182,6 +7392,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
     lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
@@ -6195,6 +7407,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6204,6 +7418,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsK
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint32_t, handle_type, tracer_args->handle_type)
@@ -6216,6 +7432,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_entr
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, handle_size_ret_val, (const uint64_t *)tracer_args->handle_size_ret, size_t, tracer_args->handle_size_ret ? 1 : 0)
@@ -6225,6 +7443,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer(uint32_t, handle_type, tracer_args->handle_type)
@@ -6237,6 +7457,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_entr
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, handle_size_ret_val, (const uint64_t *)tracer_args->handle_size_ret, size_t, tracer_args->handle_size_ret ? 1 : 0)
@@ -6246,6 +7468,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, sema_props, (uintptr_t)tracer_args->sema_props)
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
@@ -6255,6 +7479,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -6265,6 +7491,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, sema_props, (uintptr_t)tracer_args->sema_props)
     lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
@@ -6274,6 +7502,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -6284,6 +7514,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_sema_objects, tracer_args->num_sema_objects)
     lttng_ust_field_integer_hex(uintptr_t, sema_objects, (uintptr_t)tracer_args->sema_objects)
@@ -6297,6 +7529,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6306,6 +7540,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_sema_objects, tracer_args->num_sema_objects)
     lttng_ust_field_integer_hex(uintptr_t, sema_objects, (uintptr_t)tracer_args->sema_objects)
@@ -6320,6 +7556,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_entry_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6329,6 +7567,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_sema_objects, tracer_args->num_sema_objects)
     lttng_ust_field_integer_hex(uintptr_t, sema_objects, (uintptr_t)tracer_args->sema_objects)
@@ -6342,6 +7582,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6351,6 +7593,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_sema_objects, tracer_args->num_sema_objects)
     lttng_ust_field_integer_hex(uintptr_t, sema_objects, (uintptr_t)tracer_args->sema_objects)
@@ -6365,6 +7609,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_entry_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6374,6 +7620,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_f
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -6385,6 +7633,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -6394,6 +7644,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -6405,6 +7657,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -6414,6 +7668,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
   )
 )
@@ -6421,6 +7677,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -6429,6 +7687,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
   )
 )
@@ -6436,6 +7696,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -6444,6 +7706,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
   )
 )
@@ -6451,6 +7715,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -6459,6 +7725,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
   )
 )
@@ -6466,6 +7734,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -6474,6 +7744,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -6486,6 +7758,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -6496,6 +7770,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -6508,6 +7784,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -6518,6 +7796,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -6528,6 +7808,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
   )
@@ -6536,6 +7818,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -6546,6 +7830,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
   )
@@ -6554,6 +7840,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, svm_pointer, (uintptr_t)tracer_args->svm_pointer)
   )
@@ -6562,6 +7850,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
   )
 )
@@ -6569,6 +7859,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, svm_pointer, (uintptr_t)tracer_args->svm_pointer)
   )
@@ -6577,6 +7869,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
   )
 )
@@ -6584,6 +7878,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
     lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
@@ -6598,6 +7894,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6607,6 +7905,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
     lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
@@ -6622,6 +7922,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6631,6 +7933,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, blocking_copy, tracer_args->blocking_copy)
     lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
@@ -6645,6 +7949,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6654,6 +7960,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, blocking_copy, tracer_args->blocking_copy)
     lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
@@ -6669,6 +7977,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6678,6 +7988,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
     lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
@@ -6692,6 +8004,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6701,6 +8015,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
     lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
@@ -6716,6 +8032,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6725,6 +8043,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -6739,6 +8059,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6748,6 +8070,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -6763,6 +8087,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6772,6 +8098,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
     lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
@@ -6783,6 +8111,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6792,6 +8122,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
     lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
@@ -6804,6 +8136,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -6813,6 +8147,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
     lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
@@ -6822,6 +8158,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -6830,6 +8168,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
     lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
@@ -6839,6 +8179,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_entry_f
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -6847,6 +8189,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_fu
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -6857,6 +8201,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -6865,6 +8211,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -6875,6 +8223,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -6883,6 +8233,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, accelerator_type, tracer_args->accelerator_type)
     lttng_ust_field_integer(uint64_t, descriptor_size, tracer_args->descriptor_size)
@@ -6894,6 +8246,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -6904,6 +8258,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer(uint32_t, accelerator_type, tracer_args->accelerator_type)
     lttng_ust_field_integer(uint64_t, descriptor_size, tracer_args->descriptor_size)
@@ -6915,6 +8271,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -6925,6 +8283,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -6936,6 +8296,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -6945,6 +8307,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
     lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
@@ -6956,6 +8320,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_entry_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -6965,6 +8331,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
   )
 )
@@ -6972,6 +8340,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -6980,6 +8350,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
   )
 )
@@ -6987,6 +8359,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -6995,6 +8369,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
   )
 )
@@ -7002,6 +8378,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -7010,6 +8388,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
   )
 )
@@ -7017,6 +8397,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_entry_ful
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -7025,6 +8407,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -7036,6 +8420,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -7046,6 +8432,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -7057,6 +8445,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -7067,6 +8457,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -7079,6 +8471,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -7089,6 +8483,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -7101,6 +8497,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -7111,6 +8509,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -7123,6 +8523,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -7133,6 +8535,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
@@ -7145,6 +8549,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -7155,6 +8561,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
   )
@@ -7163,6 +8571,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -7171,6 +8581,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
   )
@@ -7179,6 +8591,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -7187,6 +8601,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
   )
@@ -7195,6 +8611,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -7203,6 +8621,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
   )
@@ -7211,6 +8631,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -7219,6 +8641,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -7231,6 +8655,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -7240,6 +8666,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
     lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
@@ -7252,6 +8680,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -7261,6 +8691,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
     lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
@@ -7270,6 +8702,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -7278,6 +8712,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
     lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
     lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
@@ -7287,6 +8723,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
   )
@@ -7295,6 +8733,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
     lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
@@ -7309,6 +8749,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -7318,6 +8760,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
     lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
@@ -7333,6 +8777,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -7342,6 +8788,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, blocking, tracer_args->blocking)
     lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
@@ -7356,6 +8804,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -7365,6 +8815,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer(uint32_t, blocking, tracer_args->blocking)
     lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
@@ -7380,6 +8832,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -7389,6 +8843,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -7402,6 +8858,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -7411,6 +8869,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -7425,6 +8885,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -7434,6 +8896,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -7447,6 +8911,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -7456,6 +8922,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
     lttng_ust_field_integer(uint64_t, size, tracer_args->size)
@@ -7470,6 +8938,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_entry_full
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -7479,6 +8949,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
     lttng_ust_field_integer(int32_t, value, tracer_args->value)
@@ -7492,6 +8964,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_entry,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -7501,6 +8975,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
     lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
     lttng_ust_field_integer(int32_t, value, tracer_args->value)
@@ -7515,6 +8991,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_entry_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
@@ -7524,6 +9002,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -7536,6 +9016,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -7546,6 +9028,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -7558,6 +9042,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
@@ -7568,6 +9054,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_e
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_entry,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -7583,6 +9071,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
@@ -7592,6 +9082,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit,
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_entry_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
     lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
     lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
@@ -7609,6 +9101,8 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_entry
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit_full,
   LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args),
   LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, tracer_pid())
+    lttng_ust_field_integer(int32_t, tid, tracer_tid())
     lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
     lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
     lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)

@@ -1,7 +1,7 @@
 /* fuzz_template: apigen's template engine (generator/template.c) on any template text,
  * parsed and rendered over a small fixed tree shaped like a view (view.c): strings,
  * booleans, a list of maps with nested lists, a map, an empty list.
- * Seeds: corpus/template/ (templates/*.tmpl and small cases). */
+ * Seeds: corpus/template/ (the templates of templates/, small cases, regressions). */
 #include "fuzz_util.h"
 
 #include <stdlib.h>

@@ -1,0 +1,220 @@
+/* hard: apps that are hard on an interposer. Each prints only what is the same in every
+ * run, so its stdout can be compared byte for byte traced and untraced; its count file is
+ * $REL_COUNT (rel_count.h), written at the end.
+ *
+ *   threads N      64 threads start together, each makes N rounds of clGetPlatformIDs
+ *                  and clGetPlatformInfo
+ *   recurse DEPTH  a thread with a 256 MiB stack recurses DEPTH levels deep, calling
+ *                  clGetPlatformIDs at each level on the way down
+ *   sigalrm MS     a 1 kHz ITIMER_REAL whose SIGALRM handler calls clGetPlatformIDs,
+ *                  while main calls clGetPlatformIDs in a loop for MS milliseconds;
+ *                  stderr says how many calls each made
+ *   bigout MIB     writes MIB MiB of a fixed pattern to stdout in 64 KiB writes, with a
+ *                  clGetPlatformIDs per MiB
+ *   cat            copies stdin to stdout in reads of up to 64 KiB, with a
+ *                  clGetPlatformIDs per read
+ *   exit42 N       N rounds of clGetPlatformIDs and clGetPlatformInfo, then exit(42)
+ *
+ * usage: hard MODE [ARG] */
+#include "rel_count.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <time.h>
+
+enum { NTHREADS = 64, CHUNK = 64 * 1024 };
+
+static cl_platform_id platform;
+
+static void one_round(void) {
+  cl_uint n = 0;
+  char name[256];
+  rel_platform_ids(0, NULL, &n);
+  rel_platform_name(platform, name, sizeof name);
+}
+
+/* ---- threads ---- */
+static pthread_barrier_t barrier;
+static int rounds;
+
+static void *thread_main(void *arg) {
+  (void)arg;
+  pthread_barrier_wait(&barrier);
+  for (int i = 0; i < rounds; i++)
+    one_round();
+  return NULL;
+}
+
+static int run_threads(int n) {
+  rounds = n;
+  pthread_t tids[NTHREADS];
+  pthread_barrier_init(&barrier, NULL, NTHREADS);
+  for (int t = 0; t < NTHREADS; t++)
+    if (pthread_create(&tids[t], NULL, thread_main, NULL) != 0) {
+      fprintf(stderr, "hard: pthread_create failed\n");
+      return 1;
+    }
+  for (int t = 0; t < NTHREADS; t++)
+    pthread_join(tids[t], NULL);
+  printf("hard threads: %d threads x %d rounds: ok\n", NTHREADS, n);
+  return 0;
+}
+
+/* ---- recurse ---- */
+static __attribute__((noinline)) long descend(long level, long depth) {
+  cl_uint n = 0;
+  if (rel_platform_ids(0, NULL, &n) != CL_SUCCESS)
+    return level;
+  if (level + 1 >= depth)
+    return level + 1;
+  long reached = descend(level + 1, depth);
+  __asm__ volatile("" ::: "memory"); /* keeps the recursion from becoming a loop */
+  return reached;
+}
+
+static void *recurse_main(void *arg) {
+  long depth = (long)(intptr_t)arg;
+  return (void *)(intptr_t)descend(0, depth);
+}
+
+static int run_recurse(long depth) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, (size_t)256 << 20);
+  pthread_t tid;
+  if (pthread_create(&tid, &attr, recurse_main, (void *)(intptr_t)depth) != 0) {
+    fprintf(stderr, "hard: pthread_create (256 MiB stack) failed\n");
+    return 1;
+  }
+  void *reached = NULL;
+  pthread_join(tid, &reached);
+  printf("hard recurse: %ld levels reached of %ld\n", (long)(intptr_t)reached, depth);
+  return (long)(intptr_t)reached == depth ? 0 : 1;
+}
+
+/* ---- sigalrm ---- */
+static unsigned long handler_calls, main_calls;
+
+static void on_alarm(int sig) {
+  (void)sig;
+  int saved = errno;
+  cl_uint n = 0;
+  rel_platform_ids(0, NULL, &n);
+  __atomic_add_fetch(&handler_calls, 1, __ATOMIC_SEQ_CST);
+  errno = saved;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int run_sigalrm(long ms) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_alarm;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGALRM, &action, NULL);
+  struct itimerval timer = {{0, 1000}, {0, 1000}};
+  setitimer(ITIMER_REAL, &timer, NULL);
+  double end = now_s() + (double)ms / 1000.0;
+  while (now_s() < end) {
+    cl_uint n = 0;
+    rel_platform_ids(0, NULL, &n);
+    main_calls++;
+  }
+  struct itimerval off = {{0, 0}, {0, 0}};
+  setitimer(ITIMER_REAL, &off, NULL);
+  fprintf(stderr, "hard sigalrm: main made %lu calls, the handler %lu\n", main_calls,
+          __atomic_load_n(&handler_calls, __ATOMIC_SEQ_CST));
+  printf("hard sigalrm: %ld ms: ok\n", ms);
+  return __atomic_load_n(&handler_calls, __ATOMIC_SEQ_CST) > 0 ? 0 : 1;
+}
+
+/* ---- bigout and cat ---- */
+static int write_all(const char *buf, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(STDOUT_FILENO, buf, len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      perror("hard: write");
+      return -1;
+    }
+    buf += n;
+    len -= (size_t)n;
+  }
+  return 0;
+}
+
+static int run_bigout(long mib) {
+  static char chunk[CHUNK];
+  for (long m = 0; m < mib; m++) {
+    cl_uint n = 0;
+    rel_platform_ids(0, NULL, &n);
+    for (int c = 0; c < (1 << 20) / CHUNK; c++) {
+      for (int i = 0; i < CHUNK; i++)
+        chunk[i] = (char)('a' + (m * 31 + c * 7 + i) % 26);
+      chunk[CHUNK - 1] = '\n';
+      if (write_all(chunk, sizeof chunk))
+        return 1;
+    }
+  }
+  return 0;
+}
+
+static int run_cat(void) {
+  static char buf[CHUNK];
+  for (;;) {
+    ssize_t got = read(STDIN_FILENO, buf, sizeof buf);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      perror("hard: read");
+      return 1;
+    }
+    if (got == 0)
+      return 0;
+    cl_uint n = 0;
+    rel_platform_ids(0, NULL, &n);
+    if (write_all(buf, (size_t)got))
+      return 1;
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: hard MODE [ARG]\n");
+    return 2;
+  }
+  const char *mode = argv[1];
+  long arg = argc > 2 ? atol(argv[2]) : 0;
+  platform = rel_start();
+  int rc;
+  if (strcmp(mode, "threads") == 0)
+    rc = run_threads((int)arg);
+  else if (strcmp(mode, "recurse") == 0)
+    rc = run_recurse(arg);
+  else if (strcmp(mode, "sigalrm") == 0)
+    rc = run_sigalrm(arg);
+  else if (strcmp(mode, "bigout") == 0)
+    rc = run_bigout(arg);
+  else if (strcmp(mode, "cat") == 0)
+    rc = run_cat();
+  else if (strcmp(mode, "exit42") == 0) {
+    for (long i = 0; i < arg; i++)
+      one_round();
+    printf("hard exit42: %ld rounds, exiting with 42\n", arg);
+    rel_flush();
+    exit(42);
+  } else {
+    fprintf(stderr, "hard: unknown mode %s\n", mode);
+    return 2;
+  }
+  rel_flush();
+  return rc;
+}
