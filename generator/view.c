@@ -75,6 +75,64 @@ static char *typed_decl(const char *spelling, const char *name) {
   return xasprintf("%s%s%s", spelling, n && spelling[n - 1] == '*' ? "" : " ", name);
 }
 
+/* Wraps "head(a, b, c)" the way clang-format would: when the line would pass 100
+ * columns (at the given indent), the items continue under the opening paren. Returns an
+ * owned string; items are ", "-separated in `list`. */
+static char *wrap_list(const char *head, const char *list, const char *tail, size_t indent) {
+  enum { WIDTH = 100 };
+  if (indent + strlen(head) + strlen(list) + strlen(tail) + 1 <= WIDTH)
+    return xasprintf("%s(%s)%s", head, list, tail);
+  struct strbuf sb;
+  strbuf_init(&sb);
+  strbuf_addf(&sb, "%s(", head);
+  size_t column = indent + strlen(head) + 1, align = column;
+  const char *item = list;
+  while (*item) {
+    /* An item ends at ", " outside parentheses (function pointer params have commas). */
+    int depth = 0;
+    const char *end = item;
+    while (*end && !(depth == 0 && end[0] == ',' && end[1] == ' ')) {
+      depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
+      end++;
+    }
+    size_t len = (size_t)(end - item);
+    bool last = !*end;
+    size_t needed = len + (last ? 1 + strlen(tail) : 1);
+    if (column > align && column + 1 + needed > WIDTH) {
+      strbuf_addf(&sb, "\n%*s", (int)align, "");
+      column = align;
+    } else if (column > align) {
+      strbuf_add(&sb, " ");
+      column++;
+    }
+    strbuf_addn(&sb, item, len);
+    column += len;
+    if (last)
+      break;
+    strbuf_add(&sb, ",");
+    column++;
+    item = end + 2;
+  }
+  strbuf_addf(&sb, ")%s", tail);
+  return strbuf_release(&sb);
+}
+
+/* The prototype with its params wrapped: "type name(p1, p2,\n           p3)". */
+static char *wrapped_prototype(const struct model_function *f) {
+  const char *open = strstr(f->prototype, f->name);
+  if (!open || open[strlen(f->name)] != '(')
+    return xstrdup(f->prototype);
+  size_t head_len = (size_t)(open - f->prototype) + strlen(f->name);
+  char *head = xstrndup(f->prototype, head_len);
+  const char *params = f->prototype + head_len + 1;
+  const char *close = strrchr(params, ')');
+  char *list = xstrndup(params, close ? (size_t)(close - params) : strlen(params));
+  char *out = wrap_list(head, list, close ? close + 1 : "", 0);
+  free(head);
+  free(list);
+  return out;
+}
+
 static const struct model_param *param_named(const struct model_function *f, const char *name,
                                              size_t len) {
   for (size_t i = 0; i < f->params.len; i++) {
@@ -339,6 +397,9 @@ static struct tree *build_function(struct view *v, const struct model_function *
   tree_set(fn, "index", tree_stringf("%zu", index));
   tree_set_string(fn, "header", f->header);
   tree_set_string(fn, "prototype", f->prototype);
+  char *wrapped = wrapped_prototype(f);
+  tree_set_string(fn, "prototype_wrapped", wrapped);
+  free(wrapped);
   tree_set(fn, "args_type", tree_stringf("%s_%s_args", b, f->name));
   tree_set(fn, "fn_type", tree_stringf("%s_%s_fn", b, f->name));
   bool returns = f->result->kind != MODEL_KIND_VOID;
@@ -371,8 +432,15 @@ static struct tree *build_function(struct view *v, const struct model_function *
   for (size_t i = 0; i < f->params.len; i++)
     strbuf_addf(&direct, "%s%s", i ? ", " : "", ((struct model_param *)f->params.items[i])->name);
   tree_set_string(fn, "direct_args", direct.data);
+  char *direct_call = wrap_list(returns ? "return tracer_real" : "tracer_real", direct.data, ";", 4);
+  tree_set_string(fn, "direct_call", direct_call);
+  free(direct_call);
   strbuf_free(&direct);
   tree_set_string(fn, "call_args", call.data);
+  char *real_call = wrap_list(returns ? "tracer_args.tracer_result = tracer_real" : "tracer_real",
+                              call.data, ";", 2);
+  tree_set_string(fn, "real_call", real_call);
+  free(real_call);
   strbuf_free(&call);
   build_fields(f, fn);
   if (slot) {

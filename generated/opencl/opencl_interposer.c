@@ -397,10 +397,11 @@ __attribute__((constructor)) static void opencl_resolve_loaded(void) {
 
 /* clGetPlatformIDs: CL/cl.h */
 cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
-  opencl_clGetPlatformIDs_fn *tracer_real = __atomic_load_n(&opencl_real.clGetPlatformIDs, __ATOMIC_ACQUIRE);
+  opencl_clGetPlatformIDs_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetPlatformIDs, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetPlatformIDs_fn *)tracer_resolve("libOpenCL.so.1", "clGetPlatformIDs",
-                                                (void **)&opencl_real.clGetPlatformIDs);
+    tracer_real = (opencl_clGetPlatformIDs_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetPlatformIDs", (void **)&opencl_real.clGetPlatformIDs);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_exit_full) ||
@@ -418,7 +419,8 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 0, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.num_entries, tracer_args.platforms, tracer_args.num_platforms);
+  tracer_args.tracer_result = tracer_real(tracer_args.num_entries, tracer_args.platforms,
+                                          tracer_args.num_platforms);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -431,11 +433,13 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
 }
 
 /* clGetPlatformInfo: CL/cl.h */
-cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetPlatformInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetPlatformInfo, __ATOMIC_ACQUIRE);
+cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
+                         size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetPlatformInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetPlatformInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetPlatformInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetPlatformInfo",
-                                                (void **)&opencl_real.clGetPlatformInfo);
+    tracer_real = (opencl_clGetPlatformInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetPlatformInfo", (void **)&opencl_real.clGetPlatformInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit_full) ||
@@ -455,7 +459,9 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name, s
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 1, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -468,11 +474,13 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name, s
 }
 
 /* clGetDeviceIDs: CL/cl.h */
-cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries, cl_device_id *devices, cl_uint *num_devices) {
-  opencl_clGetDeviceIDs_fn *tracer_real = __atomic_load_n(&opencl_real.clGetDeviceIDs, __ATOMIC_ACQUIRE);
+cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
+                      cl_device_id *devices, cl_uint *num_devices) {
+  opencl_clGetDeviceIDs_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetDeviceIDs, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetDeviceIDs_fn *)tracer_resolve("libOpenCL.so.1", "clGetDeviceIDs",
-                                                (void **)&opencl_real.clGetDeviceIDs);
+    tracer_real = (opencl_clGetDeviceIDs_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetDeviceIDs", (void **)&opencl_real.clGetDeviceIDs);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_exit_full) ||
@@ -492,7 +500,9 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 2, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.device_type, tracer_args.num_entries, tracer_args.devices, tracer_args.num_devices);
+  tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.device_type,
+                                          tracer_args.num_entries, tracer_args.devices,
+                                          tracer_args.num_devices);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -505,11 +515,13 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
 }
 
 /* clGetDeviceInfo: CL/cl.h */
-cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetDeviceInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetDeviceInfo, __ATOMIC_ACQUIRE);
+cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
+                       void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetDeviceInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetDeviceInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetDeviceInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetDeviceInfo",
-                                                (void **)&opencl_real.clGetDeviceInfo);
+    tracer_real = (opencl_clGetDeviceInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetDeviceInfo", (void **)&opencl_real.clGetDeviceInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit_full) ||
@@ -529,7 +541,9 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 3, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -542,11 +556,13 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
 }
 
 /* clCreateSubDevices: CL/cl.h */
-cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties, cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret) {
-  opencl_clCreateSubDevices_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateSubDevices, __ATOMIC_ACQUIRE);
+cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,
+                          cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret) {
+  opencl_clCreateSubDevices_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSubDevices, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateSubDevices_fn *)tracer_resolve("libOpenCL.so.1", "clCreateSubDevices",
-                                                (void **)&opencl_real.clCreateSubDevices);
+    tracer_real = (opencl_clCreateSubDevices_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateSubDevices", (void **)&opencl_real.clCreateSubDevices);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_exit_full) ||
@@ -566,7 +582,9 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 4, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.in_device, tracer_args.properties, tracer_args.num_devices, tracer_args.out_devices, tracer_args.num_devices_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.in_device, tracer_args.properties,
+                                          tracer_args.num_devices, tracer_args.out_devices,
+                                          tracer_args.num_devices_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -580,10 +598,11 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
 
 /* clRetainDevice: CL/cl.h */
 cl_int clRetainDevice(cl_device_id device) {
-  opencl_clRetainDevice_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainDevice, __ATOMIC_ACQUIRE);
+  opencl_clRetainDevice_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainDevice, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainDevice_fn *)tracer_resolve("libOpenCL.so.1", "clRetainDevice",
-                                                (void **)&opencl_real.clRetainDevice);
+    tracer_real = (opencl_clRetainDevice_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainDevice", (void **)&opencl_real.clRetainDevice);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_exit_full) ||
@@ -613,10 +632,11 @@ cl_int clRetainDevice(cl_device_id device) {
 
 /* clReleaseDevice: CL/cl.h */
 cl_int clReleaseDevice(cl_device_id device) {
-  opencl_clReleaseDevice_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseDevice, __ATOMIC_ACQUIRE);
+  opencl_clReleaseDevice_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseDevice, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseDevice_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseDevice",
-                                                (void **)&opencl_real.clReleaseDevice);
+    tracer_real = (opencl_clReleaseDevice_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseDevice", (void **)&opencl_real.clReleaseDevice);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit_full) ||
@@ -645,11 +665,13 @@ cl_int clReleaseDevice(cl_device_id device) {
 }
 
 /* clSetDefaultDeviceCommandQueue: CL/cl.h */
-cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, cl_command_queue command_queue) {
-  opencl_clSetDefaultDeviceCommandQueue_fn *tracer_real = __atomic_load_n(&opencl_real.clSetDefaultDeviceCommandQueue, __ATOMIC_ACQUIRE);
+cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                      cl_command_queue command_queue) {
+  opencl_clSetDefaultDeviceCommandQueue_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetDefaultDeviceCommandQueue, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetDefaultDeviceCommandQueue_fn *)tracer_resolve("libOpenCL.so.1", "clSetDefaultDeviceCommandQueue",
-                                                (void **)&opencl_real.clSetDefaultDeviceCommandQueue);
+    tracer_real = (opencl_clSetDefaultDeviceCommandQueue_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetDefaultDeviceCommandQueue", (void **)&opencl_real.clSetDefaultDeviceCommandQueue);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full) ||
@@ -667,7 +689,8 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, c
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 7, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.command_queue);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
+                                          tracer_args.command_queue);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -680,11 +703,13 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, c
 }
 
 /* clGetDeviceAndHostTimer: CL/cl.h */
-cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp, cl_ulong *host_timestamp) {
-  opencl_clGetDeviceAndHostTimer_fn *tracer_real = __atomic_load_n(&opencl_real.clGetDeviceAndHostTimer, __ATOMIC_ACQUIRE);
+cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
+                               cl_ulong *host_timestamp) {
+  opencl_clGetDeviceAndHostTimer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetDeviceAndHostTimer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetDeviceAndHostTimer_fn *)tracer_resolve("libOpenCL.so.1", "clGetDeviceAndHostTimer",
-                                                (void **)&opencl_real.clGetDeviceAndHostTimer);
+    tracer_real = (opencl_clGetDeviceAndHostTimer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetDeviceAndHostTimer", (void **)&opencl_real.clGetDeviceAndHostTimer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full) ||
@@ -702,7 +727,8 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp, 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 8, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.device_timestamp, tracer_args.host_timestamp);
+  tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.device_timestamp,
+                                          tracer_args.host_timestamp);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -716,10 +742,11 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp, 
 
 /* clGetHostTimer: CL/cl.h */
 cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
-  opencl_clGetHostTimer_fn *tracer_real = __atomic_load_n(&opencl_real.clGetHostTimer, __ATOMIC_ACQUIRE);
+  opencl_clGetHostTimer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetHostTimer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetHostTimer_fn *)tracer_resolve("libOpenCL.so.1", "clGetHostTimer",
-                                                (void **)&opencl_real.clGetHostTimer);
+    tracer_real = (opencl_clGetHostTimer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetHostTimer", (void **)&opencl_real.clGetHostTimer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit_full) ||
@@ -749,11 +776,15 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
 }
 
 /* clCreateContext: CL/cl.h */
-cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_devices, const cl_device_id *devices, void (*pfn_notify)(const char *, const void *, size_t, void *), void *user_data, cl_int *errcode_ret) {
-  opencl_clCreateContext_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateContext, __ATOMIC_ACQUIRE);
+cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
+                           const cl_device_id *devices,
+                           void (*pfn_notify)(const char *, const void *, size_t, void *),
+                           void *user_data, cl_int *errcode_ret) {
+  opencl_clCreateContext_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateContext, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateContext_fn *)tracer_resolve("libOpenCL.so.1", "clCreateContext",
-                                                (void **)&opencl_real.clCreateContext);
+    tracer_real = (opencl_clCreateContext_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateContext", (void **)&opencl_real.clCreateContext);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_exit_full) ||
@@ -777,7 +808,9 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 10, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.properties, tracer_args.num_devices, tracer_args.devices, tracer_args.pfn_notify, tracer_args.user_data, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.properties, tracer_args.num_devices,
+                                          tracer_args.devices, tracer_args.pfn_notify,
+                                          tracer_args.user_data, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -790,11 +823,15 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
 }
 
 /* clCreateContextFromType: CL/cl.h */
-cl_context clCreateContextFromType(const cl_context_properties *properties, cl_device_type device_type, void (*pfn_notify)(const char *, const void *, size_t, void *), void *user_data, cl_int *errcode_ret) {
-  opencl_clCreateContextFromType_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateContextFromType, __ATOMIC_ACQUIRE);
+cl_context clCreateContextFromType(const cl_context_properties *properties,
+                                   cl_device_type device_type,
+                                   void (*pfn_notify)(const char *, const void *, size_t, void *),
+                                   void *user_data, cl_int *errcode_ret) {
+  opencl_clCreateContextFromType_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateContextFromType, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateContextFromType_fn *)tracer_resolve("libOpenCL.so.1", "clCreateContextFromType",
-                                                (void **)&opencl_real.clCreateContextFromType);
+    tracer_real = (opencl_clCreateContextFromType_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateContextFromType", (void **)&opencl_real.clCreateContextFromType);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_exit_full) ||
@@ -817,7 +854,9 @@ cl_context clCreateContextFromType(const cl_context_properties *properties, cl_d
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 11, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.properties, tracer_args.device_type, tracer_args.pfn_notify, tracer_args.user_data, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.properties, tracer_args.device_type,
+                                          tracer_args.pfn_notify, tracer_args.user_data,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -831,10 +870,11 @@ cl_context clCreateContextFromType(const cl_context_properties *properties, cl_d
 
 /* clRetainContext: CL/cl.h */
 cl_int clRetainContext(cl_context context) {
-  opencl_clRetainContext_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainContext, __ATOMIC_ACQUIRE);
+  opencl_clRetainContext_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainContext, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainContext_fn *)tracer_resolve("libOpenCL.so.1", "clRetainContext",
-                                                (void **)&opencl_real.clRetainContext);
+    tracer_real = (opencl_clRetainContext_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainContext", (void **)&opencl_real.clRetainContext);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_exit_full) ||
@@ -864,10 +904,11 @@ cl_int clRetainContext(cl_context context) {
 
 /* clReleaseContext: CL/cl.h */
 cl_int clReleaseContext(cl_context context) {
-  opencl_clReleaseContext_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseContext, __ATOMIC_ACQUIRE);
+  opencl_clReleaseContext_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseContext, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseContext_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseContext",
-                                                (void **)&opencl_real.clReleaseContext);
+    tracer_real = (opencl_clReleaseContext_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseContext", (void **)&opencl_real.clReleaseContext);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit_full) ||
@@ -896,11 +937,13 @@ cl_int clReleaseContext(cl_context context) {
 }
 
 /* clGetContextInfo: CL/cl.h */
-cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetContextInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetContextInfo, __ATOMIC_ACQUIRE);
+cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size,
+                        void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetContextInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetContextInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetContextInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetContextInfo",
-                                                (void **)&opencl_real.clGetContextInfo);
+    tracer_real = (opencl_clGetContextInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetContextInfo", (void **)&opencl_real.clGetContextInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit_full) ||
@@ -920,7 +963,9 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 14, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -933,11 +978,13 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
 }
 
 /* clSetContextDestructorCallback: CL/cl.h */
-cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_context, void *), void *user_data) {
-  opencl_clSetContextDestructorCallback_fn *tracer_real = __atomic_load_n(&opencl_real.clSetContextDestructorCallback, __ATOMIC_ACQUIRE);
+cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_context, void *),
+                                      void *user_data) {
+  opencl_clSetContextDestructorCallback_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetContextDestructorCallback, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetContextDestructorCallback_fn *)tracer_resolve("libOpenCL.so.1", "clSetContextDestructorCallback",
-                                                (void **)&opencl_real.clSetContextDestructorCallback);
+    tracer_real = (opencl_clSetContextDestructorCallback_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetContextDestructorCallback", (void **)&opencl_real.clSetContextDestructorCallback);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit_full) ||
@@ -955,7 +1002,8 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 15, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.pfn_notify, tracer_args.user_data);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.pfn_notify,
+                                          tracer_args.user_data);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -968,11 +1016,14 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
 }
 
 /* clCreateCommandQueueWithProperties: CL/cl.h */
-cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_device_id device, const cl_queue_properties *properties, cl_int *errcode_ret) {
-  opencl_clCreateCommandQueueWithProperties_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateCommandQueueWithProperties, __ATOMIC_ACQUIRE);
+cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                                    const cl_queue_properties *properties,
+                                                    cl_int *errcode_ret) {
+  opencl_clCreateCommandQueueWithProperties_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateCommandQueueWithProperties, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateCommandQueueWithProperties_fn *)tracer_resolve("libOpenCL.so.1", "clCreateCommandQueueWithProperties",
-                                                (void **)&opencl_real.clCreateCommandQueueWithProperties);
+    tracer_real = (opencl_clCreateCommandQueueWithProperties_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateCommandQueueWithProperties", (void **)&opencl_real.clCreateCommandQueueWithProperties);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit_full) ||
@@ -995,7 +1046,8 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 16, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
+                                          tracer_args.properties, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1009,10 +1061,11 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
 
 /* clRetainCommandQueue: CL/cl.h */
 cl_int clRetainCommandQueue(cl_command_queue command_queue) {
-  opencl_clRetainCommandQueue_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainCommandQueue, __ATOMIC_ACQUIRE);
+  opencl_clRetainCommandQueue_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainCommandQueue, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainCommandQueue_fn *)tracer_resolve("libOpenCL.so.1", "clRetainCommandQueue",
-                                                (void **)&opencl_real.clRetainCommandQueue);
+    tracer_real = (opencl_clRetainCommandQueue_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainCommandQueue", (void **)&opencl_real.clRetainCommandQueue);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_exit_full) ||
@@ -1042,10 +1095,11 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
 
 /* clReleaseCommandQueue: CL/cl.h */
 cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
-  opencl_clReleaseCommandQueue_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseCommandQueue, __ATOMIC_ACQUIRE);
+  opencl_clReleaseCommandQueue_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseCommandQueue, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseCommandQueue_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseCommandQueue",
-                                                (void **)&opencl_real.clReleaseCommandQueue);
+    tracer_real = (opencl_clReleaseCommandQueue_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseCommandQueue", (void **)&opencl_real.clReleaseCommandQueue);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit_full) ||
@@ -1074,16 +1128,20 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
 }
 
 /* clGetCommandQueueInfo: CL/cl.h */
-cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetCommandQueueInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetCommandQueueInfo, __ATOMIC_ACQUIRE);
+cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
+                             size_t param_value_size, void *param_value,
+                             size_t *param_value_size_ret) {
+  opencl_clGetCommandQueueInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetCommandQueueInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetCommandQueueInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetCommandQueueInfo",
-                                                (void **)&opencl_real.clGetCommandQueueInfo);
+    tracer_real = (opencl_clGetCommandQueueInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetCommandQueueInfo", (void **)&opencl_real.clGetCommandQueueInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, param_name, param_value_size, param_value, param_value_size_ret);
+    return tracer_real(command_queue, param_name, param_value_size, param_value,
+                       param_value_size_ret);
   }
   opencl_depth++;
   struct opencl_clGetCommandQueueInfo_args tracer_args = {.tracer_start = 0};
@@ -1098,7 +1156,9 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 19, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -1111,11 +1171,13 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
 }
 
 /* clCreateBuffer: CL/cl.h */
-cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
-  opencl_clCreateBuffer_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateBuffer, __ATOMIC_ACQUIRE);
+cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
+                      cl_int *errcode_ret) {
+  opencl_clCreateBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateBuffer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateBuffer_fn *)tracer_resolve("libOpenCL.so.1", "clCreateBuffer",
-                                                (void **)&opencl_real.clCreateBuffer);
+    tracer_real = (opencl_clCreateBuffer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateBuffer", (void **)&opencl_real.clCreateBuffer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_exit_full) ||
@@ -1138,7 +1200,8 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 20, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size, tracer_args.host_ptr, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size,
+                                          tracer_args.host_ptr, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1151,11 +1214,14 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
 }
 
 /* clCreateSubBuffer: CL/cl.h */
-cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type, const void *buffer_create_info, cl_int *errcode_ret) {
-  opencl_clCreateSubBuffer_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateSubBuffer, __ATOMIC_ACQUIRE);
+cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                         cl_buffer_create_type buffer_create_type, const void *buffer_create_info,
+                         cl_int *errcode_ret) {
+  opencl_clCreateSubBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSubBuffer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateSubBuffer_fn *)tracer_resolve("libOpenCL.so.1", "clCreateSubBuffer",
-                                                (void **)&opencl_real.clCreateSubBuffer);
+    tracer_real = (opencl_clCreateSubBuffer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateSubBuffer", (void **)&opencl_real.clCreateSubBuffer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_exit_full) ||
@@ -1178,7 +1244,9 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_typ
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 21, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.buffer, tracer_args.flags, tracer_args.buffer_create_type, tracer_args.buffer_create_info, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.buffer, tracer_args.flags,
+                                          tracer_args.buffer_create_type,
+                                          tracer_args.buffer_create_info, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1191,11 +1259,13 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_typ
 }
 
 /* clCreateImage: CL/cl.h */
-cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret) {
-  opencl_clCreateImage_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateImage, __ATOMIC_ACQUIRE);
+cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+                     const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret) {
+  opencl_clCreateImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateImage, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateImage_fn *)tracer_resolve("libOpenCL.so.1", "clCreateImage",
-                                                (void **)&opencl_real.clCreateImage);
+    tracer_real = (opencl_clCreateImage_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateImage", (void **)&opencl_real.clCreateImage);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_exit_full) ||
@@ -1219,7 +1289,9 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 22, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.image_format, tracer_args.image_desc, tracer_args.host_ptr, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
+                                          tracer_args.image_format, tracer_args.image_desc,
+                                          tracer_args.host_ptr, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1232,11 +1304,14 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
 }
 
 /* clCreatePipe: CL/cl.h */
-cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size, cl_uint pipe_max_packets, const cl_pipe_properties *properties, cl_int *errcode_ret) {
-  opencl_clCreatePipe_fn *tracer_real = __atomic_load_n(&opencl_real.clCreatePipe, __ATOMIC_ACQUIRE);
+cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
+                    cl_uint pipe_max_packets, const cl_pipe_properties *properties,
+                    cl_int *errcode_ret) {
+  opencl_clCreatePipe_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreatePipe, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreatePipe_fn *)tracer_resolve("libOpenCL.so.1", "clCreatePipe",
-                                                (void **)&opencl_real.clCreatePipe);
+    tracer_real = (opencl_clCreatePipe_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreatePipe", (void **)&opencl_real.clCreatePipe);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_exit_full) ||
@@ -1260,7 +1335,10 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 23, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.pipe_packet_size, tracer_args.pipe_max_packets, tracer_args.properties, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
+                                          tracer_args.pipe_packet_size,
+                                          tracer_args.pipe_max_packets, tracer_args.properties,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1273,11 +1351,14 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
 }
 
 /* clCreateBufferWithProperties: CL/cl.h */
-cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
-  opencl_clCreateBufferWithProperties_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateBufferWithProperties, __ATOMIC_ACQUIRE);
+cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties,
+                                    cl_mem_flags flags, size_t size, void *host_ptr,
+                                    cl_int *errcode_ret) {
+  opencl_clCreateBufferWithProperties_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateBufferWithProperties, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateBufferWithProperties_fn *)tracer_resolve("libOpenCL.so.1", "clCreateBufferWithProperties",
-                                                (void **)&opencl_real.clCreateBufferWithProperties);
+    tracer_real = (opencl_clCreateBufferWithProperties_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateBufferWithProperties", (void **)&opencl_real.clCreateBufferWithProperties);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_exit_full) ||
@@ -1301,7 +1382,9 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 24, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.size, tracer_args.host_ptr, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties,
+                                          tracer_args.flags, tracer_args.size, tracer_args.host_ptr,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1314,11 +1397,15 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
 }
 
 /* clCreateImageWithProperties: CL/cl.h */
-cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret) {
-  opencl_clCreateImageWithProperties_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateImageWithProperties, __ATOMIC_ACQUIRE);
+cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties,
+                                   cl_mem_flags flags, const cl_image_format *image_format,
+                                   const cl_image_desc *image_desc, void *host_ptr,
+                                   cl_int *errcode_ret) {
+  opencl_clCreateImageWithProperties_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateImageWithProperties, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateImageWithProperties_fn *)tracer_resolve("libOpenCL.so.1", "clCreateImageWithProperties",
-                                                (void **)&opencl_real.clCreateImageWithProperties);
+    tracer_real = (opencl_clCreateImageWithProperties_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateImageWithProperties", (void **)&opencl_real.clCreateImageWithProperties);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_exit_full) ||
@@ -1343,7 +1430,10 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 25, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.image_format, tracer_args.image_desc, tracer_args.host_ptr, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties,
+                                          tracer_args.flags, tracer_args.image_format,
+                                          tracer_args.image_desc, tracer_args.host_ptr,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1357,10 +1447,11 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
 
 /* clRetainMemObject: CL/cl.h */
 cl_int clRetainMemObject(cl_mem memobj) {
-  opencl_clRetainMemObject_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainMemObject, __ATOMIC_ACQUIRE);
+  opencl_clRetainMemObject_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainMemObject, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainMemObject_fn *)tracer_resolve("libOpenCL.so.1", "clRetainMemObject",
-                                                (void **)&opencl_real.clRetainMemObject);
+    tracer_real = (opencl_clRetainMemObject_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainMemObject", (void **)&opencl_real.clRetainMemObject);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_exit_full) ||
@@ -1390,10 +1481,11 @@ cl_int clRetainMemObject(cl_mem memobj) {
 
 /* clReleaseMemObject: CL/cl.h */
 cl_int clReleaseMemObject(cl_mem memobj) {
-  opencl_clReleaseMemObject_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseMemObject, __ATOMIC_ACQUIRE);
+  opencl_clReleaseMemObject_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseMemObject, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseMemObject_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseMemObject",
-                                                (void **)&opencl_real.clReleaseMemObject);
+    tracer_real = (opencl_clReleaseMemObject_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseMemObject", (void **)&opencl_real.clReleaseMemObject);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit_full) ||
@@ -1422,11 +1514,14 @@ cl_int clReleaseMemObject(cl_mem memobj) {
 }
 
 /* clGetSupportedImageFormats: CL/cl.h */
-cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type, cl_uint num_entries, cl_image_format *image_formats, cl_uint *num_image_formats) {
-  opencl_clGetSupportedImageFormats_fn *tracer_real = __atomic_load_n(&opencl_real.clGetSupportedImageFormats, __ATOMIC_ACQUIRE);
+cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
+                                  cl_mem_object_type image_type, cl_uint num_entries,
+                                  cl_image_format *image_formats, cl_uint *num_image_formats) {
+  opencl_clGetSupportedImageFormats_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetSupportedImageFormats, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetSupportedImageFormats_fn *)tracer_resolve("libOpenCL.so.1", "clGetSupportedImageFormats",
-                                                (void **)&opencl_real.clGetSupportedImageFormats);
+    tracer_real = (opencl_clGetSupportedImageFormats_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetSupportedImageFormats", (void **)&opencl_real.clGetSupportedImageFormats);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit_full) ||
@@ -1447,7 +1542,9 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 28, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.image_type, tracer_args.num_entries, tracer_args.image_formats, tracer_args.num_image_formats);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
+                                          tracer_args.image_type, tracer_args.num_entries,
+                                          tracer_args.image_formats, tracer_args.num_image_formats);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -1460,11 +1557,13 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem
 }
 
 /* clGetMemObjectInfo: CL/cl.h */
-cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetMemObjectInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetMemObjectInfo, __ATOMIC_ACQUIRE);
+cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
+                          void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetMemObjectInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetMemObjectInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetMemObjectInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetMemObjectInfo",
-                                                (void **)&opencl_real.clGetMemObjectInfo);
+    tracer_real = (opencl_clGetMemObjectInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetMemObjectInfo", (void **)&opencl_real.clGetMemObjectInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_exit_full) ||
@@ -1484,7 +1583,9 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 29, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -1497,11 +1598,13 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
 }
 
 /* clGetImageInfo: CL/cl.h */
-cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetImageInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetImageInfo, __ATOMIC_ACQUIRE);
+cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
+                      void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetImageInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetImageInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetImageInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetImageInfo",
-                                                (void **)&opencl_real.clGetImageInfo);
+    tracer_real = (opencl_clGetImageInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetImageInfo", (void **)&opencl_real.clGetImageInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit_full) ||
@@ -1521,7 +1624,9 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 30, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.image, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.image, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -1534,11 +1639,13 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
 }
 
 /* clGetPipeInfo: CL/cl.h */
-cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetPipeInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetPipeInfo, __ATOMIC_ACQUIRE);
+cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size,
+                     void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetPipeInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetPipeInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetPipeInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetPipeInfo",
-                                                (void **)&opencl_real.clGetPipeInfo);
+    tracer_real = (opencl_clGetPipeInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetPipeInfo", (void **)&opencl_real.clGetPipeInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_exit_full) ||
@@ -1558,7 +1665,9 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 31, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.pipe, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.pipe, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -1571,11 +1680,13 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
 }
 
 /* clSetMemObjectDestructorCallback: CL/cl.h */
-cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem, void *), void *user_data) {
-  opencl_clSetMemObjectDestructorCallback_fn *tracer_real = __atomic_load_n(&opencl_real.clSetMemObjectDestructorCallback, __ATOMIC_ACQUIRE);
+cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem, void *),
+                                        void *user_data) {
+  opencl_clSetMemObjectDestructorCallback_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetMemObjectDestructorCallback, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetMemObjectDestructorCallback_fn *)tracer_resolve("libOpenCL.so.1", "clSetMemObjectDestructorCallback",
-                                                (void **)&opencl_real.clSetMemObjectDestructorCallback);
+    tracer_real = (opencl_clSetMemObjectDestructorCallback_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetMemObjectDestructorCallback", (void **)&opencl_real.clSetMemObjectDestructorCallback);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit_full) ||
@@ -1593,7 +1704,8 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 32, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.pfn_notify, tracer_args.user_data);
+  tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.pfn_notify,
+                                          tracer_args.user_data);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -1607,10 +1719,11 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
 
 /* clSVMAlloc: CL/cl.h */
 void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
-  opencl_clSVMAlloc_fn *tracer_real = __atomic_load_n(&opencl_real.clSVMAlloc, __ATOMIC_ACQUIRE);
+  opencl_clSVMAlloc_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSVMAlloc, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSVMAlloc_fn *)tracer_resolve("libOpenCL.so.1", "clSVMAlloc",
-                                                (void **)&opencl_real.clSVMAlloc);
+    tracer_real = (opencl_clSVMAlloc_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSVMAlloc", (void **)&opencl_real.clSVMAlloc);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit_full) ||
@@ -1629,7 +1742,8 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 33, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size, tracer_args.alignment);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size,
+                                          tracer_args.alignment);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = 0;
@@ -1643,10 +1757,11 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
 
 /* clSVMFree: CL/cl.h */
 void clSVMFree(cl_context context, void *svm_pointer) {
-  opencl_clSVMFree_fn *tracer_real = __atomic_load_n(&opencl_real.clSVMFree, __ATOMIC_ACQUIRE);
+  opencl_clSVMFree_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSVMFree, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSVMFree_fn *)tracer_resolve("libOpenCL.so.1", "clSVMFree",
-                                                (void **)&opencl_real.clSVMFree);
+    tracer_real = (opencl_clSVMFree_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSVMFree", (void **)&opencl_real.clSVMFree);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit_full) ||
@@ -1676,11 +1791,14 @@ void clSVMFree(cl_context context, void *svm_pointer) {
 }
 
 /* clCreateSamplerWithProperties: CL/cl.h */
-cl_sampler clCreateSamplerWithProperties(cl_context context, const cl_sampler_properties *sampler_properties, cl_int *errcode_ret) {
-  opencl_clCreateSamplerWithProperties_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateSamplerWithProperties, __ATOMIC_ACQUIRE);
+cl_sampler clCreateSamplerWithProperties(cl_context context,
+                                         const cl_sampler_properties *sampler_properties,
+                                         cl_int *errcode_ret) {
+  opencl_clCreateSamplerWithProperties_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSamplerWithProperties, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateSamplerWithProperties_fn *)tracer_resolve("libOpenCL.so.1", "clCreateSamplerWithProperties",
-                                                (void **)&opencl_real.clCreateSamplerWithProperties);
+    tracer_real = (opencl_clCreateSamplerWithProperties_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateSamplerWithProperties", (void **)&opencl_real.clCreateSamplerWithProperties);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_exit_full) ||
@@ -1701,7 +1819,8 @@ cl_sampler clCreateSamplerWithProperties(cl_context context, const cl_sampler_pr
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 35, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.sampler_properties, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.sampler_properties,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1715,10 +1834,11 @@ cl_sampler clCreateSamplerWithProperties(cl_context context, const cl_sampler_pr
 
 /* clRetainSampler: CL/cl.h */
 cl_int clRetainSampler(cl_sampler sampler) {
-  opencl_clRetainSampler_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainSampler, __ATOMIC_ACQUIRE);
+  opencl_clRetainSampler_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainSampler, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainSampler_fn *)tracer_resolve("libOpenCL.so.1", "clRetainSampler",
-                                                (void **)&opencl_real.clRetainSampler);
+    tracer_real = (opencl_clRetainSampler_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainSampler", (void **)&opencl_real.clRetainSampler);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_exit_full) ||
@@ -1748,10 +1868,11 @@ cl_int clRetainSampler(cl_sampler sampler) {
 
 /* clReleaseSampler: CL/cl.h */
 cl_int clReleaseSampler(cl_sampler sampler) {
-  opencl_clReleaseSampler_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseSampler, __ATOMIC_ACQUIRE);
+  opencl_clReleaseSampler_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseSampler, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseSampler_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseSampler",
-                                                (void **)&opencl_real.clReleaseSampler);
+    tracer_real = (opencl_clReleaseSampler_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseSampler", (void **)&opencl_real.clReleaseSampler);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit_full) ||
@@ -1780,11 +1901,13 @@ cl_int clReleaseSampler(cl_sampler sampler) {
 }
 
 /* clGetSamplerInfo: CL/cl.h */
-cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetSamplerInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetSamplerInfo, __ATOMIC_ACQUIRE);
+cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size,
+                        void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetSamplerInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetSamplerInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetSamplerInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetSamplerInfo",
-                                                (void **)&opencl_real.clGetSamplerInfo);
+    tracer_real = (opencl_clGetSamplerInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetSamplerInfo", (void **)&opencl_real.clGetSamplerInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit_full) ||
@@ -1804,7 +1927,9 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 38, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.sampler, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.sampler, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -1817,11 +1942,13 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
 }
 
 /* clCreateProgramWithSource: CL/cl.h */
-cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings, const size_t *lengths, cl_int *errcode_ret) {
-  opencl_clCreateProgramWithSource_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateProgramWithSource, __ATOMIC_ACQUIRE);
+cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
+                                     const size_t *lengths, cl_int *errcode_ret) {
+  opencl_clCreateProgramWithSource_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateProgramWithSource, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateProgramWithSource_fn *)tracer_resolve("libOpenCL.so.1", "clCreateProgramWithSource",
-                                                (void **)&opencl_real.clCreateProgramWithSource);
+    tracer_real = (opencl_clCreateProgramWithSource_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateProgramWithSource", (void **)&opencl_real.clCreateProgramWithSource);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_exit_full) ||
@@ -1844,7 +1971,9 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 39, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.count, tracer_args.strings, tracer_args.lengths, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.count,
+                                          tracer_args.strings, tracer_args.lengths,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1857,16 +1986,21 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
 }
 
 /* clCreateProgramWithBinary: CL/cl.h */
-cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_device_id *device_list, const size_t *lengths, const unsigned char **binaries, cl_int *binary_status, cl_int *errcode_ret) {
-  opencl_clCreateProgramWithBinary_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateProgramWithBinary, __ATOMIC_ACQUIRE);
+cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
+                                     const cl_device_id *device_list, const size_t *lengths,
+                                     const unsigned char **binaries, cl_int *binary_status,
+                                     cl_int *errcode_ret) {
+  opencl_clCreateProgramWithBinary_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateProgramWithBinary, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateProgramWithBinary_fn *)tracer_resolve("libOpenCL.so.1", "clCreateProgramWithBinary",
-                                                (void **)&opencl_real.clCreateProgramWithBinary);
+    tracer_real = (opencl_clCreateProgramWithBinary_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateProgramWithBinary", (void **)&opencl_real.clCreateProgramWithBinary);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(context, num_devices, device_list, lengths, binaries, binary_status, errcode_ret);
+    return tracer_real(context, num_devices, device_list, lengths, binaries, binary_status,
+                       errcode_ret);
   }
   opencl_depth++;
   struct opencl_clCreateProgramWithBinary_args tracer_args = {.tracer_start = 0};
@@ -1886,7 +2020,10 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices, co
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 40, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices, tracer_args.device_list, tracer_args.lengths, tracer_args.binaries, tracer_args.binary_status, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices,
+                                          tracer_args.device_list, tracer_args.lengths,
+                                          tracer_args.binaries, tracer_args.binary_status,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1899,11 +2036,14 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices, co
 }
 
 /* clCreateProgramWithBuiltInKernels: CL/cl.h */
-cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices, const cl_device_id *device_list, const char *kernel_names, cl_int *errcode_ret) {
-  opencl_clCreateProgramWithBuiltInKernels_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateProgramWithBuiltInKernels, __ATOMIC_ACQUIRE);
+cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
+                                             const cl_device_id *device_list,
+                                             const char *kernel_names, cl_int *errcode_ret) {
+  opencl_clCreateProgramWithBuiltInKernels_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateProgramWithBuiltInKernels, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateProgramWithBuiltInKernels_fn *)tracer_resolve("libOpenCL.so.1", "clCreateProgramWithBuiltInKernels",
-                                                (void **)&opencl_real.clCreateProgramWithBuiltInKernels);
+    tracer_real = (opencl_clCreateProgramWithBuiltInKernels_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateProgramWithBuiltInKernels", (void **)&opencl_real.clCreateProgramWithBuiltInKernels);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit_full) ||
@@ -1926,7 +2066,9 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 41, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices, tracer_args.device_list, tracer_args.kernel_names, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices,
+                                          tracer_args.device_list, tracer_args.kernel_names,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1939,11 +2081,13 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
 }
 
 /* clCreateProgramWithIL: CL/cl.h */
-cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret) {
-  opencl_clCreateProgramWithIL_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateProgramWithIL, __ATOMIC_ACQUIRE);
+cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t length,
+                                 cl_int *errcode_ret) {
+  opencl_clCreateProgramWithIL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateProgramWithIL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateProgramWithIL_fn *)tracer_resolve("libOpenCL.so.1", "clCreateProgramWithIL",
-                                                (void **)&opencl_real.clCreateProgramWithIL);
+    tracer_real = (opencl_clCreateProgramWithIL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateProgramWithIL", (void **)&opencl_real.clCreateProgramWithIL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_exit_full) ||
@@ -1965,7 +2109,8 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 42, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.il, tracer_args.length, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.il, tracer_args.length,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -1979,10 +2124,11 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
 
 /* clRetainProgram: CL/cl.h */
 cl_int clRetainProgram(cl_program program) {
-  opencl_clRetainProgram_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainProgram, __ATOMIC_ACQUIRE);
+  opencl_clRetainProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainProgram, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainProgram_fn *)tracer_resolve("libOpenCL.so.1", "clRetainProgram",
-                                                (void **)&opencl_real.clRetainProgram);
+    tracer_real = (opencl_clRetainProgram_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainProgram", (void **)&opencl_real.clRetainProgram);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_exit_full) ||
@@ -2012,10 +2158,11 @@ cl_int clRetainProgram(cl_program program) {
 
 /* clReleaseProgram: CL/cl.h */
 cl_int clReleaseProgram(cl_program program) {
-  opencl_clReleaseProgram_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseProgram, __ATOMIC_ACQUIRE);
+  opencl_clReleaseProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseProgram, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseProgram_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseProgram",
-                                                (void **)&opencl_real.clReleaseProgram);
+    tracer_real = (opencl_clReleaseProgram_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseProgram", (void **)&opencl_real.clReleaseProgram);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit_full) ||
@@ -2044,11 +2191,13 @@ cl_int clReleaseProgram(cl_program program) {
 }
 
 /* clBuildProgram: CL/cl.h */
-cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options, void (*pfn_notify)(cl_program, void *), void *user_data) {
-  opencl_clBuildProgram_fn *tracer_real = __atomic_load_n(&opencl_real.clBuildProgram, __ATOMIC_ACQUIRE);
+cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                      const char *options, void (*pfn_notify)(cl_program, void *), void *user_data) {
+  opencl_clBuildProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clBuildProgram, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clBuildProgram_fn *)tracer_resolve("libOpenCL.so.1", "clBuildProgram",
-                                                (void **)&opencl_real.clBuildProgram);
+    tracer_real = (opencl_clBuildProgram_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clBuildProgram", (void **)&opencl_real.clBuildProgram);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit_full) ||
@@ -2069,7 +2218,9 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 45, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_devices, tracer_args.device_list, tracer_args.options, tracer_args.pfn_notify, tracer_args.user_data);
+  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_devices,
+                                          tracer_args.device_list, tracer_args.options,
+                                          tracer_args.pfn_notify, tracer_args.user_data);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2082,16 +2233,21 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
 }
 
 /* clCompileProgram: CL/cl.h */
-cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options, cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names, void (*pfn_notify)(cl_program, void *), void *user_data) {
-  opencl_clCompileProgram_fn *tracer_real = __atomic_load_n(&opencl_real.clCompileProgram, __ATOMIC_ACQUIRE);
+cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                        const char *options, cl_uint num_input_headers,
+                        const cl_program *input_headers, const char **header_include_names,
+                        void (*pfn_notify)(cl_program, void *), void *user_data) {
+  opencl_clCompileProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCompileProgram, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCompileProgram_fn *)tracer_resolve("libOpenCL.so.1", "clCompileProgram",
-                                                (void **)&opencl_real.clCompileProgram);
+    tracer_real = (opencl_clCompileProgram_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCompileProgram", (void **)&opencl_real.clCompileProgram);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers, header_include_names, pfn_notify, user_data);
+    return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
+                       header_include_names, pfn_notify, user_data);
   }
   opencl_depth++;
   struct opencl_clCompileProgram_args tracer_args = {.tracer_start = 0};
@@ -2110,7 +2266,11 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 46, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_devices, tracer_args.device_list, tracer_args.options, tracer_args.num_input_headers, tracer_args.input_headers, tracer_args.header_include_names, tracer_args.pfn_notify, tracer_args.user_data);
+  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_devices,
+                                          tracer_args.device_list, tracer_args.options,
+                                          tracer_args.num_input_headers, tracer_args.input_headers,
+                                          tracer_args.header_include_names, tracer_args.pfn_notify,
+                                          tracer_args.user_data);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2123,16 +2283,21 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
 }
 
 /* clLinkProgram: CL/cl.h */
-cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list, const char *options, cl_uint num_input_programs, const cl_program *input_programs, void (*pfn_notify)(cl_program, void *), void *user_data, cl_int *errcode_ret) {
-  opencl_clLinkProgram_fn *tracer_real = __atomic_load_n(&opencl_real.clLinkProgram, __ATOMIC_ACQUIRE);
+cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                         const char *options, cl_uint num_input_programs,
+                         const cl_program *input_programs, void (*pfn_notify)(cl_program, void *),
+                         void *user_data, cl_int *errcode_ret) {
+  opencl_clLinkProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clLinkProgram, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clLinkProgram_fn *)tracer_resolve("libOpenCL.so.1", "clLinkProgram",
-                                                (void **)&opencl_real.clLinkProgram);
+    tracer_real = (opencl_clLinkProgram_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clLinkProgram", (void **)&opencl_real.clLinkProgram);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(context, num_devices, device_list, options, num_input_programs, input_programs, pfn_notify, user_data, errcode_ret);
+    return tracer_real(context, num_devices, device_list, options, num_input_programs,
+                       input_programs, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
   struct opencl_clLinkProgram_args tracer_args = {.tracer_start = 0};
@@ -2154,7 +2319,11 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 47, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices, tracer_args.device_list, tracer_args.options, tracer_args.num_input_programs, tracer_args.input_programs, tracer_args.pfn_notify, tracer_args.user_data, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices,
+                                          tracer_args.device_list, tracer_args.options,
+                                          tracer_args.num_input_programs,
+                                          tracer_args.input_programs, tracer_args.pfn_notify,
+                                          tracer_args.user_data, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -2167,11 +2336,13 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
 }
 
 /* clSetProgramReleaseCallback: CL/cl.h */
-cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_program, void *), void *user_data) {
-  opencl_clSetProgramReleaseCallback_fn *tracer_real = __atomic_load_n(&opencl_real.clSetProgramReleaseCallback, __ATOMIC_ACQUIRE);
+cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_program, void *),
+                                   void *user_data) {
+  opencl_clSetProgramReleaseCallback_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetProgramReleaseCallback, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetProgramReleaseCallback_fn *)tracer_resolve("libOpenCL.so.1", "clSetProgramReleaseCallback",
-                                                (void **)&opencl_real.clSetProgramReleaseCallback);
+    tracer_real = (opencl_clSetProgramReleaseCallback_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetProgramReleaseCallback", (void **)&opencl_real.clSetProgramReleaseCallback);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_exit_full) ||
@@ -2189,7 +2360,8 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 48, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.pfn_notify, tracer_args.user_data);
+  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.pfn_notify,
+                                          tracer_args.user_data);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2202,11 +2374,13 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
 }
 
 /* clSetProgramSpecializationConstant: CL/cl.h */
-cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size, const void *spec_value) {
-  opencl_clSetProgramSpecializationConstant_fn *tracer_real = __atomic_load_n(&opencl_real.clSetProgramSpecializationConstant, __ATOMIC_ACQUIRE);
+cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size,
+                                          const void *spec_value) {
+  opencl_clSetProgramSpecializationConstant_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetProgramSpecializationConstant, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetProgramSpecializationConstant_fn *)tracer_resolve("libOpenCL.so.1", "clSetProgramSpecializationConstant",
-                                                (void **)&opencl_real.clSetProgramSpecializationConstant);
+    tracer_real = (opencl_clSetProgramSpecializationConstant_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetProgramSpecializationConstant", (void **)&opencl_real.clSetProgramSpecializationConstant);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full) ||
@@ -2225,7 +2399,8 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 49, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.spec_id, tracer_args.spec_size, tracer_args.spec_value);
+  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.spec_id,
+                                          tracer_args.spec_size, tracer_args.spec_value);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2239,10 +2414,11 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
 
 /* clUnloadPlatformCompiler: CL/cl.h */
 cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
-  opencl_clUnloadPlatformCompiler_fn *tracer_real = __atomic_load_n(&opencl_real.clUnloadPlatformCompiler, __ATOMIC_ACQUIRE);
+  opencl_clUnloadPlatformCompiler_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clUnloadPlatformCompiler, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clUnloadPlatformCompiler_fn *)tracer_resolve("libOpenCL.so.1", "clUnloadPlatformCompiler",
-                                                (void **)&opencl_real.clUnloadPlatformCompiler);
+    tracer_real = (opencl_clUnloadPlatformCompiler_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clUnloadPlatformCompiler", (void **)&opencl_real.clUnloadPlatformCompiler);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full) ||
@@ -2271,11 +2447,13 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
 }
 
 /* clGetProgramInfo: CL/cl.h */
-cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetProgramInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetProgramInfo, __ATOMIC_ACQUIRE);
+cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size,
+                        void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetProgramInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetProgramInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetProgramInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetProgramInfo",
-                                                (void **)&opencl_real.clGetProgramInfo);
+    tracer_real = (opencl_clGetProgramInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetProgramInfo", (void **)&opencl_real.clGetProgramInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit_full) ||
@@ -2295,7 +2473,9 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 51, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2308,16 +2488,20 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
 }
 
 /* clGetProgramBuildInfo: CL/cl.h */
-cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetProgramBuildInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetProgramBuildInfo, __ATOMIC_ACQUIRE);
+cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
+                             cl_program_build_info param_name, size_t param_value_size,
+                             void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetProgramBuildInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetProgramBuildInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetProgramBuildInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetProgramBuildInfo",
-                                                (void **)&opencl_real.clGetProgramBuildInfo);
+    tracer_real = (opencl_clGetProgramBuildInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetProgramBuildInfo", (void **)&opencl_real.clGetProgramBuildInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(program, device, param_name, param_value_size, param_value, param_value_size_ret);
+    return tracer_real(program, device, param_name, param_value_size, param_value,
+                       param_value_size_ret);
   }
   opencl_depth++;
   struct opencl_clGetProgramBuildInfo_args tracer_args = {.tracer_start = 0};
@@ -2333,7 +2517,10 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 52, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.device, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.device,
+                                          tracer_args.param_name, tracer_args.param_value_size,
+                                          tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2347,10 +2534,11 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program
 
 /* clCreateKernel: CL/cl.h */
 cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) {
-  opencl_clCreateKernel_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateKernel, __ATOMIC_ACQUIRE);
+  opencl_clCreateKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateKernel, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateKernel_fn *)tracer_resolve("libOpenCL.so.1", "clCreateKernel",
-                                                (void **)&opencl_real.clCreateKernel);
+    tracer_real = (opencl_clCreateKernel_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateKernel", (void **)&opencl_real.clCreateKernel);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_exit_full) ||
@@ -2371,7 +2559,8 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 53, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.kernel_name, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.kernel_name,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -2384,11 +2573,13 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
 }
 
 /* clCreateKernelsInProgram: CL/cl.h */
-cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels, cl_uint *num_kernels_ret) {
-  opencl_clCreateKernelsInProgram_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateKernelsInProgram, __ATOMIC_ACQUIRE);
+cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels,
+                                cl_uint *num_kernels_ret) {
+  opencl_clCreateKernelsInProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateKernelsInProgram, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateKernelsInProgram_fn *)tracer_resolve("libOpenCL.so.1", "clCreateKernelsInProgram",
-                                                (void **)&opencl_real.clCreateKernelsInProgram);
+    tracer_real = (opencl_clCreateKernelsInProgram_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateKernelsInProgram", (void **)&opencl_real.clCreateKernelsInProgram);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_exit_full) ||
@@ -2407,7 +2598,8 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 54, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_kernels, tracer_args.kernels, tracer_args.num_kernels_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_kernels,
+                                          tracer_args.kernels, tracer_args.num_kernels_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2421,10 +2613,11 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
 
 /* clCloneKernel: CL/cl.h */
 cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
-  opencl_clCloneKernel_fn *tracer_real = __atomic_load_n(&opencl_real.clCloneKernel, __ATOMIC_ACQUIRE);
+  opencl_clCloneKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCloneKernel, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCloneKernel_fn *)tracer_resolve("libOpenCL.so.1", "clCloneKernel",
-                                                (void **)&opencl_real.clCloneKernel);
+    tracer_real = (opencl_clCloneKernel_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCloneKernel", (void **)&opencl_real.clCloneKernel);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_exit_full) ||
@@ -2458,10 +2651,11 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
 
 /* clRetainKernel: CL/cl.h */
 cl_int clRetainKernel(cl_kernel kernel) {
-  opencl_clRetainKernel_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainKernel, __ATOMIC_ACQUIRE);
+  opencl_clRetainKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainKernel, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainKernel_fn *)tracer_resolve("libOpenCL.so.1", "clRetainKernel",
-                                                (void **)&opencl_real.clRetainKernel);
+    tracer_real = (opencl_clRetainKernel_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainKernel", (void **)&opencl_real.clRetainKernel);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_exit_full) ||
@@ -2491,10 +2685,11 @@ cl_int clRetainKernel(cl_kernel kernel) {
 
 /* clReleaseKernel: CL/cl.h */
 cl_int clReleaseKernel(cl_kernel kernel) {
-  opencl_clReleaseKernel_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseKernel, __ATOMIC_ACQUIRE);
+  opencl_clReleaseKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseKernel, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseKernel_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseKernel",
-                                                (void **)&opencl_real.clReleaseKernel);
+    tracer_real = (opencl_clReleaseKernel_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseKernel", (void **)&opencl_real.clReleaseKernel);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_exit_full) ||
@@ -2524,10 +2719,11 @@ cl_int clReleaseKernel(cl_kernel kernel) {
 
 /* clSetKernelArg: CL/cl.h */
 cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value) {
-  opencl_clSetKernelArg_fn *tracer_real = __atomic_load_n(&opencl_real.clSetKernelArg, __ATOMIC_ACQUIRE);
+  opencl_clSetKernelArg_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelArg, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetKernelArg_fn *)tracer_resolve("libOpenCL.so.1", "clSetKernelArg",
-                                                (void **)&opencl_real.clSetKernelArg);
+    tracer_real = (opencl_clSetKernelArg_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetKernelArg", (void **)&opencl_real.clSetKernelArg);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit_full) ||
@@ -2546,7 +2742,8 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 58, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_size, tracer_args.arg_value);
+  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index,
+                                          tracer_args.arg_size, tracer_args.arg_value);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2560,10 +2757,11 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
 
 /* clSetKernelArgSVMPointer: CL/cl.h */
 cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
-  opencl_clSetKernelArgSVMPointer_fn *tracer_real = __atomic_load_n(&opencl_real.clSetKernelArgSVMPointer, __ATOMIC_ACQUIRE);
+  opencl_clSetKernelArgSVMPointer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelArgSVMPointer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetKernelArgSVMPointer_fn *)tracer_resolve("libOpenCL.so.1", "clSetKernelArgSVMPointer",
-                                                (void **)&opencl_real.clSetKernelArgSVMPointer);
+    tracer_real = (opencl_clSetKernelArgSVMPointer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetKernelArgSVMPointer", (void **)&opencl_real.clSetKernelArgSVMPointer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full) ||
@@ -2581,7 +2779,8 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 59, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_value);
+  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index,
+                                          tracer_args.arg_value);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2594,11 +2793,13 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
 }
 
 /* clSetKernelExecInfo: CL/cl.h */
-cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size, const void *param_value) {
-  opencl_clSetKernelExecInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clSetKernelExecInfo, __ATOMIC_ACQUIRE);
+cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                           size_t param_value_size, const void *param_value) {
+  opencl_clSetKernelExecInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelExecInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetKernelExecInfo_fn *)tracer_resolve("libOpenCL.so.1", "clSetKernelExecInfo",
-                                                (void **)&opencl_real.clSetKernelExecInfo);
+    tracer_real = (opencl_clSetKernelExecInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetKernelExecInfo", (void **)&opencl_real.clSetKernelExecInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit_full) ||
@@ -2617,7 +2818,8 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, siz
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 60, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value);
+  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2630,11 +2832,13 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, siz
 }
 
 /* clGetKernelInfo: CL/cl.h */
-cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetKernelInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetKernelInfo, __ATOMIC_ACQUIRE);
+cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
+                       void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetKernelInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetKernelInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetKernelInfo",
-                                                (void **)&opencl_real.clGetKernelInfo);
+    tracer_real = (opencl_clGetKernelInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetKernelInfo", (void **)&opencl_real.clGetKernelInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit_full) ||
@@ -2654,7 +2858,9 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 61, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2667,16 +2873,19 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
 }
 
 /* clGetKernelArgInfo: CL/cl.h */
-cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetKernelArgInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetKernelArgInfo, __ATOMIC_ACQUIRE);
+cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name,
+                          size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetKernelArgInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelArgInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetKernelArgInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetKernelArgInfo",
-                                                (void **)&opencl_real.clGetKernelArgInfo);
+    tracer_real = (opencl_clGetKernelArgInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetKernelArgInfo", (void **)&opencl_real.clGetKernelArgInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value, param_value_size_ret);
+    return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
+                       param_value_size_ret);
   }
   opencl_depth++;
   struct opencl_clGetKernelArgInfo_args tracer_args = {.tracer_start = 0};
@@ -2692,7 +2901,10 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 62, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_indx, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_indx,
+                                          tracer_args.param_name, tracer_args.param_value_size,
+                                          tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2705,16 +2917,20 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
 }
 
 /* clGetKernelWorkGroupInfo: CL/cl.h */
-cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetKernelWorkGroupInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetKernelWorkGroupInfo, __ATOMIC_ACQUIRE);
+cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                cl_kernel_work_group_info param_name, size_t param_value_size,
+                                void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetKernelWorkGroupInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelWorkGroupInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetKernelWorkGroupInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetKernelWorkGroupInfo",
-                                                (void **)&opencl_real.clGetKernelWorkGroupInfo);
+    tracer_real = (opencl_clGetKernelWorkGroupInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetKernelWorkGroupInfo", (void **)&opencl_real.clGetKernelWorkGroupInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(kernel, device, param_name, param_value_size, param_value, param_value_size_ret);
+    return tracer_real(kernel, device, param_name, param_value_size, param_value,
+                       param_value_size_ret);
   }
   opencl_depth++;
   struct opencl_clGetKernelWorkGroupInfo_args tracer_args = {.tracer_start = 0};
@@ -2730,7 +2946,10 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 63, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.device, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.device,
+                                          tracer_args.param_name, tracer_args.param_value_size,
+                                          tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2743,16 +2962,21 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel
 }
 
 /* clGetKernelSubGroupInfo: CL/cl.h */
-cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name, size_t input_value_size, const void *input_value, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetKernelSubGroupInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetKernelSubGroupInfo, __ATOMIC_ACQUIRE);
+cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                               cl_kernel_sub_group_info param_name, size_t input_value_size,
+                               const void *input_value, size_t param_value_size, void *param_value,
+                               size_t *param_value_size_ret) {
+  opencl_clGetKernelSubGroupInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelSubGroupInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetKernelSubGroupInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetKernelSubGroupInfo",
-                                                (void **)&opencl_real.clGetKernelSubGroupInfo);
+    tracer_real = (opencl_clGetKernelSubGroupInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetKernelSubGroupInfo", (void **)&opencl_real.clGetKernelSubGroupInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size, param_value, param_value_size_ret);
+    return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
+                       param_value, param_value_size_ret);
   }
   opencl_depth++;
   struct opencl_clGetKernelSubGroupInfo_args tracer_args = {.tracer_start = 0};
@@ -2770,7 +2994,11 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 64, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.device, tracer_args.param_name, tracer_args.input_value_size, tracer_args.input_value, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.device,
+                                          tracer_args.param_name, tracer_args.input_value_size,
+                                          tracer_args.input_value, tracer_args.param_value_size,
+                                          tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2784,10 +3012,11 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_
 
 /* clWaitForEvents: CL/cl.h */
 cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
-  opencl_clWaitForEvents_fn *tracer_real = __atomic_load_n(&opencl_real.clWaitForEvents, __ATOMIC_ACQUIRE);
+  opencl_clWaitForEvents_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clWaitForEvents, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clWaitForEvents_fn *)tracer_resolve("libOpenCL.so.1", "clWaitForEvents",
-                                                (void **)&opencl_real.clWaitForEvents);
+    tracer_real = (opencl_clWaitForEvents_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clWaitForEvents", (void **)&opencl_real.clWaitForEvents);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_exit_full) ||
@@ -2817,11 +3046,13 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
 }
 
 /* clGetEventInfo: CL/cl.h */
-cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetEventInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetEventInfo, __ATOMIC_ACQUIRE);
+cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size,
+                      void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetEventInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetEventInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetEventInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetEventInfo",
-                                                (void **)&opencl_real.clGetEventInfo);
+    tracer_real = (opencl_clGetEventInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetEventInfo", (void **)&opencl_real.clGetEventInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit_full) ||
@@ -2841,7 +3072,9 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 66, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -2855,10 +3088,11 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
 
 /* clCreateUserEvent: CL/cl.h */
 cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
-  opencl_clCreateUserEvent_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateUserEvent, __ATOMIC_ACQUIRE);
+  opencl_clCreateUserEvent_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateUserEvent, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateUserEvent_fn *)tracer_resolve("libOpenCL.so.1", "clCreateUserEvent",
-                                                (void **)&opencl_real.clCreateUserEvent);
+    tracer_real = (opencl_clCreateUserEvent_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateUserEvent", (void **)&opencl_real.clCreateUserEvent);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_exit_full) ||
@@ -2892,10 +3126,11 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
 
 /* clRetainEvent: CL/cl.h */
 cl_int clRetainEvent(cl_event event) {
-  opencl_clRetainEvent_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainEvent, __ATOMIC_ACQUIRE);
+  opencl_clRetainEvent_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainEvent, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainEvent_fn *)tracer_resolve("libOpenCL.so.1", "clRetainEvent",
-                                                (void **)&opencl_real.clRetainEvent);
+    tracer_real = (opencl_clRetainEvent_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainEvent", (void **)&opencl_real.clRetainEvent);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_exit_full) ||
@@ -2925,10 +3160,11 @@ cl_int clRetainEvent(cl_event event) {
 
 /* clReleaseEvent: CL/cl.h */
 cl_int clReleaseEvent(cl_event event) {
-  opencl_clReleaseEvent_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseEvent, __ATOMIC_ACQUIRE);
+  opencl_clReleaseEvent_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseEvent, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseEvent_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseEvent",
-                                                (void **)&opencl_real.clReleaseEvent);
+    tracer_real = (opencl_clReleaseEvent_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseEvent", (void **)&opencl_real.clReleaseEvent);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_exit_full) ||
@@ -2958,10 +3194,11 @@ cl_int clReleaseEvent(cl_event event) {
 
 /* clSetUserEventStatus: CL/cl.h */
 cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
-  opencl_clSetUserEventStatus_fn *tracer_real = __atomic_load_n(&opencl_real.clSetUserEventStatus, __ATOMIC_ACQUIRE);
+  opencl_clSetUserEventStatus_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetUserEventStatus, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetUserEventStatus_fn *)tracer_resolve("libOpenCL.so.1", "clSetUserEventStatus",
-                                                (void **)&opencl_real.clSetUserEventStatus);
+    tracer_real = (opencl_clSetUserEventStatus_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetUserEventStatus", (void **)&opencl_real.clSetUserEventStatus);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit_full) ||
@@ -2991,11 +3228,13 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
 }
 
 /* clSetEventCallback: CL/cl.h */
-cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type, void (*pfn_notify)(cl_event, cl_int, void *), void *user_data) {
-  opencl_clSetEventCallback_fn *tracer_real = __atomic_load_n(&opencl_real.clSetEventCallback, __ATOMIC_ACQUIRE);
+cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
+                          void (*pfn_notify)(cl_event, cl_int, void *), void *user_data) {
+  opencl_clSetEventCallback_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetEventCallback, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetEventCallback_fn *)tracer_resolve("libOpenCL.so.1", "clSetEventCallback",
-                                                (void **)&opencl_real.clSetEventCallback);
+    tracer_real = (opencl_clSetEventCallback_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetEventCallback", (void **)&opencl_real.clSetEventCallback);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit_full) ||
@@ -3014,7 +3253,8 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type, voi
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 71, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.command_exec_callback_type, tracer_args.pfn_notify, tracer_args.user_data);
+  tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.command_exec_callback_type,
+                                          tracer_args.pfn_notify, tracer_args.user_data);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3027,11 +3267,14 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type, voi
 }
 
 /* clGetEventProfilingInfo: CL/cl.h */
-cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetEventProfilingInfo_fn *tracer_real = __atomic_load_n(&opencl_real.clGetEventProfilingInfo, __ATOMIC_ACQUIRE);
+cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
+                               size_t param_value_size, void *param_value,
+                               size_t *param_value_size_ret) {
+  opencl_clGetEventProfilingInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetEventProfilingInfo, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetEventProfilingInfo_fn *)tracer_resolve("libOpenCL.so.1", "clGetEventProfilingInfo",
-                                                (void **)&opencl_real.clGetEventProfilingInfo);
+    tracer_real = (opencl_clGetEventProfilingInfo_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetEventProfilingInfo", (void **)&opencl_real.clGetEventProfilingInfo);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_exit_full) ||
@@ -3051,7 +3294,9 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, siz
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 72, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3065,10 +3310,11 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, siz
 
 /* clFlush: CL/cl.h */
 cl_int clFlush(cl_command_queue command_queue) {
-  opencl_clFlush_fn *tracer_real = __atomic_load_n(&opencl_real.clFlush, __ATOMIC_ACQUIRE);
+  opencl_clFlush_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clFlush, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clFlush_fn *)tracer_resolve("libOpenCL.so.1", "clFlush",
-                                                (void **)&opencl_real.clFlush);
+    tracer_real = (opencl_clFlush_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clFlush", (void **)&opencl_real.clFlush);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_exit_full) ||
@@ -3098,10 +3344,11 @@ cl_int clFlush(cl_command_queue command_queue) {
 
 /* clFinish: CL/cl.h */
 cl_int clFinish(cl_command_queue command_queue) {
-  opencl_clFinish_fn *tracer_real = __atomic_load_n(&opencl_real.clFinish, __ATOMIC_ACQUIRE);
+  opencl_clFinish_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clFinish, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clFinish_fn *)tracer_resolve("libOpenCL.so.1", "clFinish",
-                                                (void **)&opencl_real.clFinish);
+    tracer_real = (opencl_clFinish_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clFinish", (void **)&opencl_real.clFinish);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit_full) ||
@@ -3130,16 +3377,20 @@ cl_int clFinish(cl_command_queue command_queue) {
 }
 
 /* clEnqueueReadBuffer: CL/cl.h */
-cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read, size_t offset, size_t size, void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueReadBuffer_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueReadBuffer, __ATOMIC_ACQUIRE);
+cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+                           size_t offset, size_t size, void *ptr, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueReadBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueReadBuffer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueReadBuffer_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueReadBuffer",
-                                                (void **)&opencl_real.clEnqueueReadBuffer);
+    tracer_real = (opencl_clEnqueueReadBuffer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueReadBuffer", (void **)&opencl_real.clEnqueueReadBuffer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, buffer, blocking_read, offset, size, ptr, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, buffer, blocking_read, offset, size, ptr,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueReadBuffer_args tracer_args = {.tracer_start = 0};
@@ -3168,7 +3419,11 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 75, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_read, tracer_args.offset, tracer_args.size, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
+                                          tracer_args.blocking_read, tracer_args.offset,
+                                          tracer_args.size, tracer_args.ptr,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3182,16 +3437,24 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
 }
 
 /* clEnqueueReadBufferRect: CL/cl.h */
-cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read, const size_t *buffer_origin, const size_t *host_origin, const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueReadBufferRect_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueReadBufferRect, __ATOMIC_ACQUIRE);
+cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+                               const size_t *buffer_origin, const size_t *host_origin,
+                               const size_t *region, size_t buffer_row_pitch,
+                               size_t buffer_slice_pitch, size_t host_row_pitch,
+                               size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
+                               const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueReadBufferRect_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueReadBufferRect, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueReadBufferRect_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueReadBufferRect",
-                                                (void **)&opencl_real.clEnqueueReadBufferRect);
+    tracer_real = (opencl_clEnqueueReadBufferRect_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueReadBufferRect", (void **)&opencl_real.clEnqueueReadBufferRect);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, buffer, blocking_read, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
+                       buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueReadBufferRect_args tracer_args = {.tracer_start = 0};
@@ -3225,7 +3488,14 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 76, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_read, tracer_args.buffer_origin, tracer_args.host_origin, tracer_args.region, tracer_args.buffer_row_pitch, tracer_args.buffer_slice_pitch, tracer_args.host_row_pitch, tracer_args.host_slice_pitch, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
+                                          tracer_args.blocking_read, tracer_args.buffer_origin,
+                                          tracer_args.host_origin, tracer_args.region,
+                                          tracer_args.buffer_row_pitch,
+                                          tracer_args.buffer_slice_pitch,
+                                          tracer_args.host_row_pitch, tracer_args.host_slice_pitch,
+                                          tracer_args.ptr, tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3239,16 +3509,21 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
 }
 
 /* clEnqueueWriteBuffer: CL/cl.h */
-cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write, size_t offset, size_t size, const void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueWriteBuffer_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueWriteBuffer, __ATOMIC_ACQUIRE);
+cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
+                            size_t offset, size_t size, const void *ptr,
+                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                            cl_event *event) {
+  opencl_clEnqueueWriteBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueWriteBuffer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueWriteBuffer_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueWriteBuffer",
-                                                (void **)&opencl_real.clEnqueueWriteBuffer);
+    tracer_real = (opencl_clEnqueueWriteBuffer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueWriteBuffer", (void **)&opencl_real.clEnqueueWriteBuffer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, buffer, blocking_write, offset, size, ptr, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, buffer, blocking_write, offset, size, ptr,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueWriteBuffer_args tracer_args = {.tracer_start = 0};
@@ -3277,7 +3552,11 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 77, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_write, tracer_args.offset, tracer_args.size, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
+                                          tracer_args.blocking_write, tracer_args.offset,
+                                          tracer_args.size, tracer_args.ptr,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3291,16 +3570,25 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
 }
 
 /* clEnqueueWriteBufferRect: CL/cl.h */
-cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write, const size_t *buffer_origin, const size_t *host_origin, const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueWriteBufferRect_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueWriteBufferRect, __ATOMIC_ACQUIRE);
+cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
+                                cl_bool blocking_write, const size_t *buffer_origin,
+                                const size_t *host_origin, const size_t *region,
+                                size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+                                cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                cl_event *event) {
+  opencl_clEnqueueWriteBufferRect_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueWriteBufferRect, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueWriteBufferRect_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueWriteBufferRect",
-                                                (void **)&opencl_real.clEnqueueWriteBufferRect);
+    tracer_real = (opencl_clEnqueueWriteBufferRect_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueWriteBufferRect", (void **)&opencl_real.clEnqueueWriteBufferRect);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, buffer, blocking_write, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
+                       buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueWriteBufferRect_args tracer_args = {.tracer_start = 0};
@@ -3334,7 +3622,14 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer, c
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 78, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_write, tracer_args.buffer_origin, tracer_args.host_origin, tracer_args.region, tracer_args.buffer_row_pitch, tracer_args.buffer_slice_pitch, tracer_args.host_row_pitch, tracer_args.host_slice_pitch, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
+                                          tracer_args.blocking_write, tracer_args.buffer_origin,
+                                          tracer_args.host_origin, tracer_args.region,
+                                          tracer_args.buffer_row_pitch,
+                                          tracer_args.buffer_slice_pitch,
+                                          tracer_args.host_row_pitch, tracer_args.host_slice_pitch,
+                                          tracer_args.ptr, tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3348,16 +3643,21 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer, c
 }
 
 /* clEnqueueFillBuffer: CL/cl.h */
-cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueFillBuffer_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueFillBuffer, __ATOMIC_ACQUIRE);
+cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *pattern,
+                           size_t pattern_size, size_t offset, size_t size,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                           cl_event *event) {
+  opencl_clEnqueueFillBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueFillBuffer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueFillBuffer_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueFillBuffer",
-                                                (void **)&opencl_real.clEnqueueFillBuffer);
+    tracer_real = (opencl_clEnqueueFillBuffer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueFillBuffer", (void **)&opencl_real.clEnqueueFillBuffer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, buffer, pattern, pattern_size, offset, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, buffer, pattern, pattern_size, offset, size,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueFillBuffer_args tracer_args = {.tracer_start = 0};
@@ -3386,7 +3686,11 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 79, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.pattern, tracer_args.pattern_size, tracer_args.offset, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
+                                          tracer_args.pattern, tracer_args.pattern_size,
+                                          tracer_args.offset, tracer_args.size,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3400,16 +3704,21 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
 }
 
 /* clEnqueueCopyBuffer: CL/cl.h */
-cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueCopyBuffer_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueCopyBuffer, __ATOMIC_ACQUIRE);
+cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+                           size_t src_offset, size_t dst_offset, size_t size,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                           cl_event *event) {
+  opencl_clEnqueueCopyBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCopyBuffer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueCopyBuffer_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueCopyBuffer",
-                                                (void **)&opencl_real.clEnqueueCopyBuffer);
+    tracer_real = (opencl_clEnqueueCopyBuffer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueCopyBuffer", (void **)&opencl_real.clEnqueueCopyBuffer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueCopyBuffer_args tracer_args = {.tracer_start = 0};
@@ -3438,7 +3747,11 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 80, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_buffer, tracer_args.src_offset, tracer_args.dst_offset, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer,
+                                          tracer_args.dst_buffer, tracer_args.src_offset,
+                                          tracer_args.dst_offset, tracer_args.size,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3452,16 +3765,24 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
 }
 
 /* clEnqueueCopyBufferRect: CL/cl.h */
-cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin, const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueCopyBufferRect_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueCopyBufferRect, __ATOMIC_ACQUIRE);
+cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+                               const size_t *src_origin, const size_t *dst_origin,
+                               const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
+                               size_t dst_row_pitch, size_t dst_slice_pitch,
+                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                               cl_event *event) {
+  opencl_clEnqueueCopyBufferRect_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCopyBufferRect, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueCopyBufferRect_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueCopyBufferRect",
-                                                (void **)&opencl_real.clEnqueueCopyBufferRect);
+    tracer_real = (opencl_clEnqueueCopyBufferRect_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueCopyBufferRect", (void **)&opencl_real.clEnqueueCopyBufferRect);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
+                       src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueCopyBufferRect_args tracer_args = {.tracer_start = 0};
@@ -3494,7 +3815,13 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 81, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_buffer, tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region, tracer_args.src_row_pitch, tracer_args.src_slice_pitch, tracer_args.dst_row_pitch, tracer_args.dst_slice_pitch, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer,
+                                          tracer_args.dst_buffer, tracer_args.src_origin,
+                                          tracer_args.dst_origin, tracer_args.region,
+                                          tracer_args.src_row_pitch, tracer_args.src_slice_pitch,
+                                          tracer_args.dst_row_pitch, tracer_args.dst_slice_pitch,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3508,16 +3835,21 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
 }
 
 /* clEnqueueReadImage: CL/cl.h */
-cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin, const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueReadImage_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueReadImage, __ATOMIC_ACQUIRE);
+cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read,
+                          const size_t *origin, const size_t *region, size_t row_pitch,
+                          size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueReadImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueReadImage, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueReadImage_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueReadImage",
-                                                (void **)&opencl_real.clEnqueueReadImage);
+    tracer_real = (opencl_clEnqueueReadImage_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueReadImage", (void **)&opencl_real.clEnqueueReadImage);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, image, blocking_read, origin, region, row_pitch, slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, image, blocking_read, origin, region, row_pitch, slice_pitch,
+                       ptr, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueReadImage_args tracer_args = {.tracer_start = 0};
@@ -3548,7 +3880,12 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 82, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image, tracer_args.blocking_read, tracer_args.origin, tracer_args.region, tracer_args.row_pitch, tracer_args.slice_pitch, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image,
+                                          tracer_args.blocking_read, tracer_args.origin,
+                                          tracer_args.region, tracer_args.row_pitch,
+                                          tracer_args.slice_pitch, tracer_args.ptr,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3562,16 +3899,22 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
 }
 
 /* clEnqueueWriteImage: CL/cl.h */
-cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin, const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueWriteImage_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueWriteImage, __ATOMIC_ACQUIRE);
+cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write,
+                           const size_t *origin, const size_t *region, size_t input_row_pitch,
+                           size_t input_slice_pitch, const void *ptr,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                           cl_event *event) {
+  opencl_clEnqueueWriteImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueWriteImage, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueWriteImage_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueWriteImage",
-                                                (void **)&opencl_real.clEnqueueWriteImage);
+    tracer_real = (opencl_clEnqueueWriteImage_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueWriteImage", (void **)&opencl_real.clEnqueueWriteImage);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, image, blocking_write, origin, region, input_row_pitch, input_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, image, blocking_write, origin, region, input_row_pitch,
+                       input_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueWriteImage_args tracer_args = {.tracer_start = 0};
@@ -3602,7 +3945,12 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 83, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image, tracer_args.blocking_write, tracer_args.origin, tracer_args.region, tracer_args.input_row_pitch, tracer_args.input_slice_pitch, tracer_args.ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image,
+                                          tracer_args.blocking_write, tracer_args.origin,
+                                          tracer_args.region, tracer_args.input_row_pitch,
+                                          tracer_args.input_slice_pitch, tracer_args.ptr,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3616,16 +3964,21 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
 }
 
 /* clEnqueueFillImage: CL/cl.h */
-cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t *origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueFillImage_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueFillImage, __ATOMIC_ACQUIRE);
+cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color,
+                          const size_t *origin, const size_t *region,
+                          cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                          cl_event *event) {
+  opencl_clEnqueueFillImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueFillImage, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueFillImage_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueFillImage",
-                                                (void **)&opencl_real.clEnqueueFillImage);
+    tracer_real = (opencl_clEnqueueFillImage_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueFillImage", (void **)&opencl_real.clEnqueueFillImage);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueFillImage_args tracer_args = {.tracer_start = 0};
@@ -3643,7 +3996,10 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 84, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image, tracer_args.fill_color, tracer_args.origin, tracer_args.region, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image,
+                                          tracer_args.fill_color, tracer_args.origin,
+                                          tracer_args.region, tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3656,16 +4012,21 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
 }
 
 /* clEnqueueCopyImage: CL/cl.h */
-cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin, const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueCopyImage_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueCopyImage, __ATOMIC_ACQUIRE);
+cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image,
+                          const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+                          cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                          cl_event *event) {
+  opencl_clEnqueueCopyImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCopyImage, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueCopyImage_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueCopyImage",
-                                                (void **)&opencl_real.clEnqueueCopyImage);
+    tracer_real = (opencl_clEnqueueCopyImage_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueCopyImage", (void **)&opencl_real.clEnqueueCopyImage);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, src_image, dst_image, src_origin, dst_origin, region, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, src_image, dst_image, src_origin, dst_origin, region,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueCopyImage_args tracer_args = {.tracer_start = 0};
@@ -3694,7 +4055,11 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 85, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_image, tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image,
+                                          tracer_args.dst_image, tracer_args.src_origin,
+                                          tracer_args.dst_origin, tracer_args.region,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3708,16 +4073,21 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
 }
 
 /* clEnqueueCopyImageToBuffer: CL/cl.h */
-cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin, const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueCopyImageToBuffer_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueCopyImageToBuffer, __ATOMIC_ACQUIRE);
+cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
+                                  cl_mem dst_buffer, const size_t *src_origin, const size_t *region,
+                                  size_t dst_offset, cl_uint num_events_in_wait_list,
+                                  const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueCopyImageToBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCopyImageToBuffer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueCopyImageToBuffer_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueCopyImageToBuffer",
-                                                (void **)&opencl_real.clEnqueueCopyImageToBuffer);
+    tracer_real = (opencl_clEnqueueCopyImageToBuffer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueCopyImageToBuffer", (void **)&opencl_real.clEnqueueCopyImageToBuffer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueCopyImageToBuffer_args tracer_args = {.tracer_start = 0};
@@ -3736,7 +4106,11 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 86, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_buffer, tracer_args.src_origin, tracer_args.region, tracer_args.dst_offset, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image,
+                                          tracer_args.dst_buffer, tracer_args.src_origin,
+                                          tracer_args.region, tracer_args.dst_offset,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3749,16 +4123,21 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
 }
 
 /* clEnqueueCopyBufferToImage: CL/cl.h */
-cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset, const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueCopyBufferToImage_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueCopyBufferToImage, __ATOMIC_ACQUIRE);
+cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer,
+                                  cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
+                                  const size_t *region, cl_uint num_events_in_wait_list,
+                                  const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueCopyBufferToImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCopyBufferToImage, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueCopyBufferToImage_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueCopyBufferToImage",
-                                                (void **)&opencl_real.clEnqueueCopyBufferToImage);
+    tracer_real = (opencl_clEnqueueCopyBufferToImage_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueCopyBufferToImage", (void **)&opencl_real.clEnqueueCopyBufferToImage);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueCopyBufferToImage_args tracer_args = {.tracer_start = 0};
@@ -3777,7 +4156,11 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 87, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_image, tracer_args.src_offset, tracer_args.dst_origin, tracer_args.region, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer,
+                                          tracer_args.dst_image, tracer_args.src_offset,
+                                          tracer_args.dst_origin, tracer_args.region,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3790,16 +4173,21 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
 }
 
 /* clEnqueueMapBuffer: CL/cl.h */
-void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map, cl_map_flags map_flags, size_t offset, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event, cl_int *errcode_ret) {
-  opencl_clEnqueueMapBuffer_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMapBuffer, __ATOMIC_ACQUIRE);
+void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map,
+                         cl_map_flags map_flags, size_t offset, size_t size,
+                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                         cl_event *event, cl_int *errcode_ret) {
+  opencl_clEnqueueMapBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMapBuffer, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMapBuffer_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMapBuffer",
-                                                (void **)&opencl_real.clEnqueueMapBuffer);
+    tracer_real = (opencl_clEnqueueMapBuffer_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMapBuffer", (void **)&opencl_real.clEnqueueMapBuffer);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, buffer, blocking_map, map_flags, offset, size, num_events_in_wait_list, event_wait_list, event, errcode_ret);
+    return tracer_real(command_queue, buffer, blocking_map, map_flags, offset, size,
+                       num_events_in_wait_list, event_wait_list, event, errcode_ret);
   }
   opencl_depth++;
   struct opencl_clEnqueueMapBuffer_args tracer_args = {.tracer_start = 0};
@@ -3832,7 +4220,12 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 88, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer, tracer_args.blocking_map, tracer_args.map_flags, tracer_args.offset, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
+                                          tracer_args.blocking_map, tracer_args.map_flags,
+                                          tracer_args.offset, tracer_args.size,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -3846,16 +4239,23 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
 }
 
 /* clEnqueueMapImage: CL/cl.h */
-void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map, cl_map_flags map_flags, const size_t *origin, const size_t *region, size_t *image_row_pitch, size_t *image_slice_pitch, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event, cl_int *errcode_ret) {
-  opencl_clEnqueueMapImage_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMapImage, __ATOMIC_ACQUIRE);
+void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map,
+                        cl_map_flags map_flags, const size_t *origin, const size_t *region,
+                        size_t *image_row_pitch, size_t *image_slice_pitch,
+                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                        cl_event *event, cl_int *errcode_ret) {
+  opencl_clEnqueueMapImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMapImage, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMapImage_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMapImage",
-                                                (void **)&opencl_real.clEnqueueMapImage);
+    tracer_real = (opencl_clEnqueueMapImage_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMapImage", (void **)&opencl_real.clEnqueueMapImage);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, image, blocking_map, map_flags, origin, region, image_row_pitch, image_slice_pitch, num_events_in_wait_list, event_wait_list, event, errcode_ret);
+    return tracer_real(command_queue, image, blocking_map, map_flags, origin, region,
+                       image_row_pitch, image_slice_pitch, num_events_in_wait_list, event_wait_list,
+                       event, errcode_ret);
   }
   opencl_depth++;
   struct opencl_clEnqueueMapImage_args tracer_args = {.tracer_start = 0};
@@ -3880,7 +4280,14 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 89, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image, tracer_args.blocking_map, tracer_args.map_flags, tracer_args.origin, tracer_args.region, tracer_args.image_row_pitch, tracer_args.image_slice_pitch, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image,
+                                          tracer_args.blocking_map, tracer_args.map_flags,
+                                          tracer_args.origin, tracer_args.region,
+                                          tracer_args.image_row_pitch,
+                                          tracer_args.image_slice_pitch,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -3893,16 +4300,20 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
 }
 
 /* clEnqueueUnmapMemObject: CL/cl.h */
-cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *mapped_ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueUnmapMemObject_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueUnmapMemObject, __ATOMIC_ACQUIRE);
+cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *mapped_ptr,
+                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                               cl_event *event) {
+  opencl_clEnqueueUnmapMemObject_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueUnmapMemObject, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueUnmapMemObject_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueUnmapMemObject",
-                                                (void **)&opencl_real.clEnqueueUnmapMemObject);
+    tracer_real = (opencl_clEnqueueUnmapMemObject_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueUnmapMemObject", (void **)&opencl_real.clEnqueueUnmapMemObject);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list,
+                       event);
   }
   opencl_depth++;
   struct opencl_clEnqueueUnmapMemObject_args tracer_args = {.tracer_start = 0};
@@ -3928,7 +4339,10 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 90, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.memobj, tracer_args.mapped_ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.memobj,
+                                          tracer_args.mapped_ptr,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3942,16 +4356,21 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
 }
 
 /* clEnqueueMigrateMemObjects: CL/cl.h */
-cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMigrateMemObjects_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMigrateMemObjects, __ATOMIC_ACQUIRE);
+cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,
+                                  const cl_mem *mem_objects, cl_mem_migration_flags flags,
+                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                  cl_event *event) {
+  opencl_clEnqueueMigrateMemObjects_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMigrateMemObjects, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMigrateMemObjects_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMigrateMemObjects",
-                                                (void **)&opencl_real.clEnqueueMigrateMemObjects);
+    tracer_real = (opencl_clEnqueueMigrateMemObjects_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMigrateMemObjects", (void **)&opencl_real.clEnqueueMigrateMemObjects);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueMigrateMemObjects_args tracer_args = {.tracer_start = 0};
@@ -3968,7 +4387,10 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 91, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects, tracer_args.flags, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects,
+                                          tracer_args.mem_objects, tracer_args.flags,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -3981,16 +4403,21 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
 }
 
 /* clEnqueueNDRangeKernel: CL/cl.h */
-cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueNDRangeKernel_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueNDRangeKernel, __ATOMIC_ACQUIRE);
+cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                              const size_t *global_work_offset, const size_t *global_work_size,
+                              const size_t *local_work_size, cl_uint num_events_in_wait_list,
+                              const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueNDRangeKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueNDRangeKernel, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueNDRangeKernel_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueNDRangeKernel",
-                                                (void **)&opencl_real.clEnqueueNDRangeKernel);
+    tracer_real = (opencl_clEnqueueNDRangeKernel_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueNDRangeKernel", (void **)&opencl_real.clEnqueueNDRangeKernel);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size, local_work_size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                       local_work_size, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueNDRangeKernel_args tracer_args = {.tracer_start = 0};
@@ -4019,7 +4446,11 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 92, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel, tracer_args.work_dim, tracer_args.global_work_offset, tracer_args.global_work_size, tracer_args.local_work_size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel,
+                                          tracer_args.work_dim, tracer_args.global_work_offset,
+                                          tracer_args.global_work_size, tracer_args.local_work_size,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4033,16 +4464,21 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
 }
 
 /* clEnqueueNativeKernel: CL/cl.h */
-cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(void *), void *args, size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueNativeKernel_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueNativeKernel, __ATOMIC_ACQUIRE);
+cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(void *), void *args,
+                             size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
+                             const void **args_mem_loc, cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueNativeKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueNativeKernel, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueNativeKernel_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueNativeKernel",
-                                                (void **)&opencl_real.clEnqueueNativeKernel);
+    tracer_real = (opencl_clEnqueueNativeKernel_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueNativeKernel", (void **)&opencl_real.clEnqueueNativeKernel);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list, args_mem_loc, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
+                       args_mem_loc, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueNativeKernel_args tracer_args = {.tracer_start = 0};
@@ -4062,7 +4498,12 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 93, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.user_func, tracer_args.args, tracer_args.cb_args, tracer_args.num_mem_objects, tracer_args.mem_list, tracer_args.args_mem_loc, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.user_func,
+                                          tracer_args.args, tracer_args.cb_args,
+                                          tracer_args.num_mem_objects, tracer_args.mem_list,
+                                          tracer_args.args_mem_loc,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4075,11 +4516,13 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
 }
 
 /* clEnqueueMarkerWithWaitList: CL/cl.h */
-cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMarkerWithWaitList_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMarkerWithWaitList, __ATOMIC_ACQUIRE);
+cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list,
+                                   const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMarkerWithWaitList_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMarkerWithWaitList, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMarkerWithWaitList_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMarkerWithWaitList",
-                                                (void **)&opencl_real.clEnqueueMarkerWithWaitList);
+    tracer_real = (opencl_clEnqueueMarkerWithWaitList_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMarkerWithWaitList", (void **)&opencl_real.clEnqueueMarkerWithWaitList);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_full) ||
@@ -4098,7 +4541,9 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 94, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4111,11 +4556,13 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
 }
 
 /* clEnqueueBarrierWithWaitList: CL/cl.h */
-cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueBarrierWithWaitList_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueBarrierWithWaitList, __ATOMIC_ACQUIRE);
+cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueBarrierWithWaitList_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueBarrierWithWaitList, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueBarrierWithWaitList_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueBarrierWithWaitList",
-                                                (void **)&opencl_real.clEnqueueBarrierWithWaitList);
+    tracer_real = (opencl_clEnqueueBarrierWithWaitList_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueBarrierWithWaitList", (void **)&opencl_real.clEnqueueBarrierWithWaitList);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full) ||
@@ -4134,7 +4581,9 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 95, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4147,16 +4596,22 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
 }
 
 /* clEnqueueSVMFree: CL/cl.h */
-cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[], void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *), void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMFree_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMFree, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers,
+                        void *svm_pointers[],
+                        void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
+                        void *user_data, cl_uint num_events_in_wait_list,
+                        const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMFree_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMFree, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMFree_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMFree",
-                                                (void **)&opencl_real.clEnqueueSVMFree);
+    tracer_real = (opencl_clEnqueueSVMFree_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMFree", (void **)&opencl_real.clEnqueueSVMFree);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMFree_args tracer_args = {.tracer_start = 0};
@@ -4174,7 +4629,11 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 96, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers, tracer_args.svm_pointers, tracer_args.pfn_free_func, tracer_args.user_data, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers,
+                                          tracer_args.svm_pointers, tracer_args.pfn_free_func,
+                                          tracer_args.user_data,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4187,16 +4646,20 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
 }
 
 /* clEnqueueSVMMemcpy: CL/cl.h */
-cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr, const void *src_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMemcpy_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMMemcpy, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
+                          const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMemcpy_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMemcpy, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMMemcpy_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMMemcpy",
-                                                (void **)&opencl_real.clEnqueueSVMMemcpy);
+    tracer_real = (opencl_clEnqueueSVMMemcpy_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMMemcpy", (void **)&opencl_real.clEnqueueSVMMemcpy);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMMemcpy_args tracer_args = {.tracer_start = 0};
@@ -4224,7 +4687,10 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 97, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_copy, tracer_args.dst_ptr, tracer_args.src_ptr, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_copy,
+                                          tracer_args.dst_ptr, tracer_args.src_ptr,
+                                          tracer_args.size, tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4238,16 +4704,20 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
 }
 
 /* clEnqueueSVMMemFill: CL/cl.h */
-cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern, size_t pattern_size, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMemFill_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMMemFill, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern,
+                           size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMemFill_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMemFill, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMMemFill_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMMemFill",
-                                                (void **)&opencl_real.clEnqueueSVMMemFill);
+    tracer_real = (opencl_clEnqueueSVMMemFill_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMMemFill", (void **)&opencl_real.clEnqueueSVMMemFill);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMMemFill_args tracer_args = {.tracer_start = 0};
@@ -4275,7 +4745,10 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 98, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr, tracer_args.pattern, tracer_args.pattern_size, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr,
+                                          tracer_args.pattern, tracer_args.pattern_size,
+                                          tracer_args.size, tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4289,16 +4762,20 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
 }
 
 /* clEnqueueSVMMap: CL/cl.h */
-cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags, void *svm_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMap_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMMap, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags,
+                       void *svm_ptr, size_t size, cl_uint num_events_in_wait_list,
+                       const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMap_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMap, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMMap_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMMap",
-                                                (void **)&opencl_real.clEnqueueSVMMap);
+    tracer_real = (opencl_clEnqueueSVMMap_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMMap", (void **)&opencl_real.clEnqueueSVMMap);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMMap_args tracer_args = {.tracer_start = 0};
@@ -4316,7 +4793,10 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 99, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_map, tracer_args.flags, tracer_args.svm_ptr, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_map,
+                                          tracer_args.flags, tracer_args.svm_ptr, tracer_args.size,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4329,11 +4809,14 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
 }
 
 /* clEnqueueSVMUnmap: CL/cl.h */
-cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMUnmap_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMUnmap, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
+                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                         cl_event *event) {
+  opencl_clEnqueueSVMUnmap_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMUnmap, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMUnmap_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMUnmap",
-                                                (void **)&opencl_real.clEnqueueSVMUnmap);
+    tracer_real = (opencl_clEnqueueSVMUnmap_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMUnmap", (void **)&opencl_real.clEnqueueSVMUnmap);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full) ||
@@ -4353,7 +4836,9 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 100, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4366,16 +4851,21 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint 
 }
 
 /* clEnqueueSVMMigrateMem: CL/cl.h */
-cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers, const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMigrateMem_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMMigrateMem, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
+                              const void **svm_pointers, const size_t *sizes,
+                              cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
+                              const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMigrateMem_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMigrateMem, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMMigrateMem_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMMigrateMem",
-                                                (void **)&opencl_real.clEnqueueSVMMigrateMem);
+    tracer_real = (opencl_clEnqueueSVMMigrateMem_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMMigrateMem", (void **)&opencl_real.clEnqueueSVMMigrateMem);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMMigrateMem_args tracer_args = {.tracer_start = 0};
@@ -4393,7 +4883,10 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 101, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers, tracer_args.svm_pointers, tracer_args.sizes, tracer_args.flags, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers,
+                                          tracer_args.svm_pointers, tracer_args.sizes,
+                                          tracer_args.flags, tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4407,10 +4900,11 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
 
 /* clGetExtensionFunctionAddressForPlatform: CL/cl.h */
 void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *func_name) {
-  opencl_clGetExtensionFunctionAddressForPlatform_fn *tracer_real = __atomic_load_n(&opencl_real.clGetExtensionFunctionAddressForPlatform, __ATOMIC_ACQUIRE);
+  opencl_clGetExtensionFunctionAddressForPlatform_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetExtensionFunctionAddressForPlatform, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetExtensionFunctionAddressForPlatform_fn *)tracer_resolve("libOpenCL.so.1", "clGetExtensionFunctionAddressForPlatform",
-                                                (void **)&opencl_real.clGetExtensionFunctionAddressForPlatform);
+    tracer_real = (opencl_clGetExtensionFunctionAddressForPlatform_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetExtensionFunctionAddressForPlatform", (void **)&opencl_real.clGetExtensionFunctionAddressForPlatform);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit_full) ||
@@ -4440,11 +4934,14 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
 }
 
 /* clSetCommandQueueProperty: CL/cl.h */
-cl_int clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties properties, cl_bool enable, cl_command_queue_properties *old_properties) {
-  opencl_clSetCommandQueueProperty_fn *tracer_real = __atomic_load_n(&opencl_real.clSetCommandQueueProperty, __ATOMIC_ACQUIRE);
+cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
+                                 cl_command_queue_properties properties, cl_bool enable,
+                                 cl_command_queue_properties *old_properties) {
+  opencl_clSetCommandQueueProperty_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetCommandQueueProperty, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetCommandQueueProperty_fn *)tracer_resolve("libOpenCL.so.1", "clSetCommandQueueProperty",
-                                                (void **)&opencl_real.clSetCommandQueueProperty);
+    tracer_real = (opencl_clSetCommandQueueProperty_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetCommandQueueProperty", (void **)&opencl_real.clSetCommandQueueProperty);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit_full) ||
@@ -4463,7 +4960,8 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queu
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 103, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.properties, tracer_args.enable, tracer_args.old_properties);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.properties,
+                                          tracer_args.enable, tracer_args.old_properties);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4476,16 +4974,20 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queu
 }
 
 /* clCreateImage2D: CL/cl.h */
-cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_row_pitch, void *host_ptr, cl_int *errcode_ret) {
-  opencl_clCreateImage2D_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateImage2D, __ATOMIC_ACQUIRE);
+cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+                       size_t image_width, size_t image_height, size_t image_row_pitch,
+                       void *host_ptr, cl_int *errcode_ret) {
+  opencl_clCreateImage2D_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateImage2D, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateImage2D_fn *)tracer_resolve("libOpenCL.so.1", "clCreateImage2D",
-                                                (void **)&opencl_real.clCreateImage2D);
+    tracer_real = (opencl_clCreateImage2D_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateImage2D", (void **)&opencl_real.clCreateImage2D);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(context, flags, image_format, image_width, image_height, image_row_pitch, host_ptr, errcode_ret);
+    return tracer_real(context, flags, image_format, image_width, image_height, image_row_pitch,
+                       host_ptr, errcode_ret);
   }
   opencl_depth++;
   struct opencl_clCreateImage2D_args tracer_args = {.tracer_start = 0};
@@ -4506,7 +5008,10 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 104, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.image_format, tracer_args.image_width, tracer_args.image_height, tracer_args.image_row_pitch, tracer_args.host_ptr, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
+                                          tracer_args.image_format, tracer_args.image_width,
+                                          tracer_args.image_height, tracer_args.image_row_pitch,
+                                          tracer_args.host_ptr, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -4519,16 +5024,21 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
 }
 
 /* clCreateImage3D: CL/cl.h */
-cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_depth, size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr, cl_int *errcode_ret) {
-  opencl_clCreateImage3D_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateImage3D, __ATOMIC_ACQUIRE);
+cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+                       size_t image_width, size_t image_height, size_t image_depth,
+                       size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr,
+                       cl_int *errcode_ret) {
+  opencl_clCreateImage3D_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateImage3D, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateImage3D_fn *)tracer_resolve("libOpenCL.so.1", "clCreateImage3D",
-                                                (void **)&opencl_real.clCreateImage3D);
+    tracer_real = (opencl_clCreateImage3D_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateImage3D", (void **)&opencl_real.clCreateImage3D);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(context, flags, image_format, image_width, image_height, image_depth, image_row_pitch, image_slice_pitch, host_ptr, errcode_ret);
+    return tracer_real(context, flags, image_format, image_width, image_height, image_depth,
+                       image_row_pitch, image_slice_pitch, host_ptr, errcode_ret);
   }
   opencl_depth++;
   struct opencl_clCreateImage3D_args tracer_args = {.tracer_start = 0};
@@ -4551,7 +5061,12 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 105, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.image_format, tracer_args.image_width, tracer_args.image_height, tracer_args.image_depth, tracer_args.image_row_pitch, tracer_args.image_slice_pitch, tracer_args.host_ptr, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
+                                          tracer_args.image_format, tracer_args.image_width,
+                                          tracer_args.image_height, tracer_args.image_depth,
+                                          tracer_args.image_row_pitch,
+                                          tracer_args.image_slice_pitch, tracer_args.host_ptr,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -4565,10 +5080,11 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
 
 /* clEnqueueMarker: CL/cl.h */
 cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
-  opencl_clEnqueueMarker_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMarker, __ATOMIC_ACQUIRE);
+  opencl_clEnqueueMarker_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMarker, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMarker_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMarker",
-                                                (void **)&opencl_real.clEnqueueMarker);
+    tracer_real = (opencl_clEnqueueMarker_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMarker", (void **)&opencl_real.clEnqueueMarker);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_exit_full) ||
@@ -4598,11 +5114,13 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
 }
 
 /* clEnqueueWaitForEvents: CL/cl.h */
-cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events, const cl_event *event_list) {
-  opencl_clEnqueueWaitForEvents_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueWaitForEvents, __ATOMIC_ACQUIRE);
+cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
+                              const cl_event *event_list) {
+  opencl_clEnqueueWaitForEvents_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueWaitForEvents, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueWaitForEvents_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueWaitForEvents",
-                                                (void **)&opencl_real.clEnqueueWaitForEvents);
+    tracer_real = (opencl_clEnqueueWaitForEvents_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueWaitForEvents", (void **)&opencl_real.clEnqueueWaitForEvents);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full) ||
@@ -4620,7 +5138,8 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 107, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_events, tracer_args.event_list);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_events,
+                                          tracer_args.event_list);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4634,10 +5153,11 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
 
 /* clEnqueueBarrier: CL/cl.h */
 cl_int clEnqueueBarrier(cl_command_queue command_queue) {
-  opencl_clEnqueueBarrier_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueBarrier, __ATOMIC_ACQUIRE);
+  opencl_clEnqueueBarrier_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueBarrier, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueBarrier_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueBarrier",
-                                                (void **)&opencl_real.clEnqueueBarrier);
+    tracer_real = (opencl_clEnqueueBarrier_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueBarrier", (void **)&opencl_real.clEnqueueBarrier);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_exit_full) ||
@@ -4667,10 +5187,11 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
 
 /* clUnloadCompiler: CL/cl.h */
 cl_int clUnloadCompiler(void) {
-  opencl_clUnloadCompiler_fn *tracer_real = __atomic_load_n(&opencl_real.clUnloadCompiler, __ATOMIC_ACQUIRE);
+  opencl_clUnloadCompiler_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clUnloadCompiler, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clUnloadCompiler_fn *)tracer_resolve("libOpenCL.so.1", "clUnloadCompiler",
-                                                (void **)&opencl_real.clUnloadCompiler);
+    tracer_real = (opencl_clUnloadCompiler_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clUnloadCompiler", (void **)&opencl_real.clUnloadCompiler);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_exit_full) ||
@@ -4699,10 +5220,11 @@ cl_int clUnloadCompiler(void) {
 
 /* clGetExtensionFunctionAddress: CL/cl.h */
 void *clGetExtensionFunctionAddress(const char *func_name) {
-  opencl_clGetExtensionFunctionAddress_fn *tracer_real = __atomic_load_n(&opencl_real.clGetExtensionFunctionAddress, __ATOMIC_ACQUIRE);
+  opencl_clGetExtensionFunctionAddress_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetExtensionFunctionAddress, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetExtensionFunctionAddress_fn *)tracer_resolve("libOpenCL.so.1", "clGetExtensionFunctionAddress",
-                                                (void **)&opencl_real.clGetExtensionFunctionAddress);
+    tracer_real = (opencl_clGetExtensionFunctionAddress_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetExtensionFunctionAddress", (void **)&opencl_real.clGetExtensionFunctionAddress);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full) ||
@@ -4731,11 +5253,13 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
 }
 
 /* clCreateCommandQueue: CL/cl.h */
-cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device, cl_command_queue_properties properties, cl_int *errcode_ret) {
-  opencl_clCreateCommandQueue_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateCommandQueue, __ATOMIC_ACQUIRE);
+cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
+                                      cl_command_queue_properties properties, cl_int *errcode_ret) {
+  opencl_clCreateCommandQueue_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateCommandQueue, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateCommandQueue_fn *)tracer_resolve("libOpenCL.so.1", "clCreateCommandQueue",
-                                                (void **)&opencl_real.clCreateCommandQueue);
+    tracer_real = (opencl_clCreateCommandQueue_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateCommandQueue", (void **)&opencl_real.clCreateCommandQueue);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_exit_full) ||
@@ -4758,7 +5282,8 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device, c
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 111, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
+                                          tracer_args.properties, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -4771,11 +5296,14 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device, c
 }
 
 /* clCreateSampler: CL/cl.h */
-cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords, cl_addressing_mode addressing_mode, cl_filter_mode filter_mode, cl_int *errcode_ret) {
-  opencl_clCreateSampler_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateSampler, __ATOMIC_ACQUIRE);
+cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
+                           cl_addressing_mode addressing_mode, cl_filter_mode filter_mode,
+                           cl_int *errcode_ret) {
+  opencl_clCreateSampler_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSampler, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateSampler_fn *)tracer_resolve("libOpenCL.so.1", "clCreateSampler",
-                                                (void **)&opencl_real.clCreateSampler);
+    tracer_real = (opencl_clCreateSampler_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateSampler", (void **)&opencl_real.clCreateSampler);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_exit_full) ||
@@ -4798,7 +5326,9 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords, cl_add
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 112, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.normalized_coords, tracer_args.addressing_mode, tracer_args.filter_mode, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.normalized_coords,
+                                          tracer_args.addressing_mode, tracer_args.filter_mode,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -4811,11 +5341,14 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords, cl_add
 }
 
 /* clEnqueueTask: CL/cl.h */
-cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueTask_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueTask, __ATOMIC_ACQUIRE);
+cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                     cl_event *event) {
+  opencl_clEnqueueTask_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueTask, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueTask_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueTask",
-                                                (void **)&opencl_real.clEnqueueTask);
+    tracer_real = (opencl_clEnqueueTask_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueTask", (void **)&opencl_real.clEnqueueTask);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_exit_full) ||
@@ -4845,7 +5378,9 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel, cl_uint n
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 113, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -4859,11 +5394,14 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel, cl_uint n
 }
 
 /* clCreateCommandBufferKHR: CL/cl_ext.h */
-cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues, const cl_command_buffer_properties_khr *properties, cl_int *errcode_ret) {
-  opencl_clCreateCommandBufferKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateCommandBufferKHR, __ATOMIC_ACQUIRE);
+cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues,
+                                               const cl_command_buffer_properties_khr *properties,
+                                               cl_int *errcode_ret) {
+  opencl_clCreateCommandBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateCommandBufferKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateCommandBufferKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCreateCommandBufferKHR",
-                                                (void **)&opencl_real.clCreateCommandBufferKHR);
+    tracer_real = (opencl_clCreateCommandBufferKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateCommandBufferKHR", (void **)&opencl_real.clCreateCommandBufferKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_exit_full) ||
@@ -4885,7 +5423,8 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 114, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.num_queues, tracer_args.queues, tracer_args.properties, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.num_queues, tracer_args.queues,
+                                          tracer_args.properties, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -4899,10 +5438,11 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
 
 /* clFinalizeCommandBufferKHR: CL/cl_ext.h */
 cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
-  opencl_clFinalizeCommandBufferKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clFinalizeCommandBufferKHR, __ATOMIC_ACQUIRE);
+  opencl_clFinalizeCommandBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clFinalizeCommandBufferKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clFinalizeCommandBufferKHR_fn *)tracer_resolve("libOpenCL.so.1", "clFinalizeCommandBufferKHR",
-                                                (void **)&opencl_real.clFinalizeCommandBufferKHR);
+    tracer_real = (opencl_clFinalizeCommandBufferKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clFinalizeCommandBufferKHR", (void **)&opencl_real.clFinalizeCommandBufferKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_full) ||
@@ -4932,10 +5472,11 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
 
 /* clRetainCommandBufferKHR: CL/cl_ext.h */
 cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
-  opencl_clRetainCommandBufferKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainCommandBufferKHR, __ATOMIC_ACQUIRE);
+  opencl_clRetainCommandBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainCommandBufferKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainCommandBufferKHR_fn *)tracer_resolve("libOpenCL.so.1", "clRetainCommandBufferKHR",
-                                                (void **)&opencl_real.clRetainCommandBufferKHR);
+    tracer_real = (opencl_clRetainCommandBufferKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainCommandBufferKHR", (void **)&opencl_real.clRetainCommandBufferKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full) ||
@@ -4965,10 +5506,11 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
 
 /* clReleaseCommandBufferKHR: CL/cl_ext.h */
 cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
-  opencl_clReleaseCommandBufferKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseCommandBufferKHR, __ATOMIC_ACQUIRE);
+  opencl_clReleaseCommandBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseCommandBufferKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseCommandBufferKHR_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseCommandBufferKHR",
-                                                (void **)&opencl_real.clReleaseCommandBufferKHR);
+    tracer_real = (opencl_clReleaseCommandBufferKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseCommandBufferKHR", (void **)&opencl_real.clReleaseCommandBufferKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full) ||
@@ -4997,16 +5539,21 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
 }
 
 /* clEnqueueCommandBufferKHR: CL/cl_ext.h */
-cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues, cl_command_buffer_khr command_buffer, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueCommandBufferKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueCommandBufferKHR, __ATOMIC_ACQUIRE);
+cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
+                                 cl_command_buffer_khr command_buffer,
+                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                 cl_event *event) {
+  opencl_clEnqueueCommandBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCommandBufferKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueCommandBufferKHR_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueCommandBufferKHR",
-                                                (void **)&opencl_real.clEnqueueCommandBufferKHR);
+    tracer_real = (opencl_clEnqueueCommandBufferKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueCommandBufferKHR", (void **)&opencl_real.clEnqueueCommandBufferKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
+                       event);
   }
   opencl_depth++;
   struct opencl_clEnqueueCommandBufferKHR_args tracer_args = {.tracer_start = 0};
@@ -5022,7 +5569,10 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues, c
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 118, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.num_queues, tracer_args.queues, tracer_args.command_buffer, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.num_queues, tracer_args.queues,
+                                          tracer_args.command_buffer,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5035,16 +5585,23 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues, c
 }
 
 /* clCommandBarrierWithWaitListKHR: CL/cl_ext.h */
-cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandBarrierWithWaitListKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCommandBarrierWithWaitListKHR, __ATOMIC_ACQUIRE);
+cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
+                                       cl_command_queue command_queue,
+                                       cl_uint num_sync_points_in_wait_list,
+                                       const cl_sync_point_khr *sync_point_wait_list,
+                                       cl_sync_point_khr *sync_point,
+                                       cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandBarrierWithWaitListKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandBarrierWithWaitListKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCommandBarrierWithWaitListKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCommandBarrierWithWaitListKHR",
-                                                (void **)&opencl_real.clCommandBarrierWithWaitListKHR);
+    tracer_real = (opencl_clCommandBarrierWithWaitListKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCommandBarrierWithWaitListKHR", (void **)&opencl_real.clCommandBarrierWithWaitListKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
+    return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
+                       sync_point_wait_list, sync_point, mutable_handle);
   }
   opencl_depth++;
   struct opencl_clCommandBarrierWithWaitListKHR_args tracer_args = {.tracer_start = 0};
@@ -5060,7 +5617,10 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer, cl_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 119, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
+                                          tracer_args.num_sync_points_in_wait_list,
+                                          tracer_args.sync_point_wait_list, tracer_args.sync_point,
+                                          tracer_args.mutable_handle);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5073,16 +5633,23 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer, cl_
 }
 
 /* clCommandCopyBufferKHR: CL/cl_ext.h */
-cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset, size_t dst_offset, size_t size, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandCopyBufferKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCommandCopyBufferKHR, __ATOMIC_ACQUIRE);
+cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                              cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset,
+                              size_t dst_offset, size_t size, cl_uint num_sync_points_in_wait_list,
+                              const cl_sync_point_khr *sync_point_wait_list,
+                              cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandCopyBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandCopyBufferKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCommandCopyBufferKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCommandCopyBufferKHR",
-                                                (void **)&opencl_real.clCommandCopyBufferKHR);
+    tracer_real = (opencl_clCommandCopyBufferKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCommandCopyBufferKHR", (void **)&opencl_real.clCommandCopyBufferKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
+    return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
+                       dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
+                       sync_point, mutable_handle);
   }
   opencl_depth++;
   struct opencl_clCommandCopyBufferKHR_args tracer_args = {.tracer_start = 0};
@@ -5103,7 +5670,13 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 120, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_buffer, tracer_args.src_offset, tracer_args.dst_offset, tracer_args.size, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
+                                          tracer_args.src_buffer, tracer_args.dst_buffer,
+                                          tracer_args.src_offset, tracer_args.dst_offset,
+                                          tracer_args.size,
+                                          tracer_args.num_sync_points_in_wait_list,
+                                          tracer_args.sync_point_wait_list, tracer_args.sync_point,
+                                          tracer_args.mutable_handle);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5116,16 +5689,29 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
 }
 
 /* clCommandCopyBufferRectKHR: CL/cl_ext.h */
-cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin, const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandCopyBufferRectKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCommandCopyBufferRectKHR, __ATOMIC_ACQUIRE);
+cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
+                                  cl_command_queue command_queue, cl_mem src_buffer,
+                                  cl_mem dst_buffer, const size_t *src_origin,
+                                  const size_t *dst_origin, const size_t *region,
+                                  size_t src_row_pitch, size_t src_slice_pitch,
+                                  size_t dst_row_pitch, size_t dst_slice_pitch,
+                                  cl_uint num_sync_points_in_wait_list,
+                                  const cl_sync_point_khr *sync_point_wait_list,
+                                  cl_sync_point_khr *sync_point,
+                                  cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandCopyBufferRectKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandCopyBufferRectKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCommandCopyBufferRectKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCommandCopyBufferRectKHR",
-                                                (void **)&opencl_real.clCommandCopyBufferRectKHR);
+    tracer_real = (opencl_clCommandCopyBufferRectKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCommandCopyBufferRectKHR", (void **)&opencl_real.clCommandCopyBufferRectKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
+    return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
+                       dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
+                       dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
+                       sync_point, mutable_handle);
   }
   opencl_depth++;
   struct opencl_clCommandCopyBufferRectKHR_args tracer_args = {.tracer_start = 0};
@@ -5150,7 +5736,15 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer, cl_comma
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 121, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_buffer, tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region, tracer_args.src_row_pitch, tracer_args.src_slice_pitch, tracer_args.dst_row_pitch, tracer_args.dst_slice_pitch, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
+                                          tracer_args.src_buffer, tracer_args.dst_buffer,
+                                          tracer_args.src_origin, tracer_args.dst_origin,
+                                          tracer_args.region, tracer_args.src_row_pitch,
+                                          tracer_args.src_slice_pitch, tracer_args.dst_row_pitch,
+                                          tracer_args.dst_slice_pitch,
+                                          tracer_args.num_sync_points_in_wait_list,
+                                          tracer_args.sync_point_wait_list, tracer_args.sync_point,
+                                          tracer_args.mutable_handle);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5163,16 +5757,25 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer, cl_comma
 }
 
 /* clCommandCopyBufferToImageKHR: CL/cl_ext.h */
-cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset, const size_t *dst_origin, const size_t *region, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandCopyBufferToImageKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCommandCopyBufferToImageKHR, __ATOMIC_ACQUIRE);
+cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
+                                     cl_command_queue command_queue, cl_mem src_buffer,
+                                     cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
+                                     const size_t *region, cl_uint num_sync_points_in_wait_list,
+                                     const cl_sync_point_khr *sync_point_wait_list,
+                                     cl_sync_point_khr *sync_point,
+                                     cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandCopyBufferToImageKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandCopyBufferToImageKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCommandCopyBufferToImageKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCommandCopyBufferToImageKHR",
-                                                (void **)&opencl_real.clCommandCopyBufferToImageKHR);
+    tracer_real = (opencl_clCommandCopyBufferToImageKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCommandCopyBufferToImageKHR", (void **)&opencl_real.clCommandCopyBufferToImageKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset, dst_origin, region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
+    return tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset, dst_origin,
+                       region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
   }
   opencl_depth++;
   struct opencl_clCommandCopyBufferToImageKHR_args tracer_args = {.tracer_start = 0};
@@ -5193,7 +5796,13 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer, cl_co
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 122, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_buffer, tracer_args.dst_image, tracer_args.src_offset, tracer_args.dst_origin, tracer_args.region, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
+                                          tracer_args.src_buffer, tracer_args.dst_image,
+                                          tracer_args.src_offset, tracer_args.dst_origin,
+                                          tracer_args.region,
+                                          tracer_args.num_sync_points_in_wait_list,
+                                          tracer_args.sync_point_wait_list, tracer_args.sync_point,
+                                          tracer_args.mutable_handle);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5206,16 +5815,24 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer, cl_co
 }
 
 /* clCommandCopyImageKHR: CL/cl_ext.h */
-cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin, const size_t *dst_origin, const size_t *region, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandCopyImageKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCommandCopyImageKHR, __ATOMIC_ACQUIRE);
+cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                             cl_mem src_image, cl_mem dst_image, const size_t *src_origin,
+                             const size_t *dst_origin, const size_t *region,
+                             cl_uint num_sync_points_in_wait_list,
+                             const cl_sync_point_khr *sync_point_wait_list,
+                             cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandCopyImageKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandCopyImageKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCommandCopyImageKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCommandCopyImageKHR",
-                                                (void **)&opencl_real.clCommandCopyImageKHR);
+    tracer_real = (opencl_clCommandCopyImageKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCommandCopyImageKHR", (void **)&opencl_real.clCommandCopyImageKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin, region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
+    return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin,
+                       region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
   }
   opencl_depth++;
   struct opencl_clCommandCopyImageKHR_args tracer_args = {.tracer_start = 0};
@@ -5236,7 +5853,13 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 123, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_image, tracer_args.src_origin, tracer_args.dst_origin, tracer_args.region, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
+                                          tracer_args.src_image, tracer_args.dst_image,
+                                          tracer_args.src_origin, tracer_args.dst_origin,
+                                          tracer_args.region,
+                                          tracer_args.num_sync_points_in_wait_list,
+                                          tracer_args.sync_point_wait_list, tracer_args.sync_point,
+                                          tracer_args.mutable_handle);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5249,16 +5872,26 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
 }
 
 /* clCommandCopyImageToBufferKHR: CL/cl_ext.h */
-cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin, const size_t *region, size_t dst_offset, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandCopyImageToBufferKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCommandCopyImageToBufferKHR, __ATOMIC_ACQUIRE);
+cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
+                                     cl_command_queue command_queue, cl_mem src_image,
+                                     cl_mem dst_buffer, const size_t *src_origin,
+                                     const size_t *region, size_t dst_offset,
+                                     cl_uint num_sync_points_in_wait_list,
+                                     const cl_sync_point_khr *sync_point_wait_list,
+                                     cl_sync_point_khr *sync_point,
+                                     cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandCopyImageToBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandCopyImageToBufferKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCommandCopyImageToBufferKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCommandCopyImageToBufferKHR",
-                                                (void **)&opencl_real.clCommandCopyImageToBufferKHR);
+    tracer_real = (opencl_clCommandCopyImageToBufferKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCommandCopyImageToBufferKHR", (void **)&opencl_real.clCommandCopyImageToBufferKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin, region, dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
+    return tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin, region,
+                       dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
   }
   opencl_depth++;
   struct opencl_clCommandCopyImageToBufferKHR_args tracer_args = {.tracer_start = 0};
@@ -5279,7 +5912,13 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer, cl_co
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 124, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_buffer, tracer_args.src_origin, tracer_args.region, tracer_args.dst_offset, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
+                                          tracer_args.src_image, tracer_args.dst_buffer,
+                                          tracer_args.src_origin, tracer_args.region,
+                                          tracer_args.dst_offset,
+                                          tracer_args.num_sync_points_in_wait_list,
+                                          tracer_args.sync_point_wait_list, tracer_args.sync_point,
+                                          tracer_args.mutable_handle);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5292,16 +5931,23 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer, cl_co
 }
 
 /* clCommandFillBufferKHR: CL/cl_ext.h */
-cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset, size_t size, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandFillBufferKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCommandFillBufferKHR, __ATOMIC_ACQUIRE);
+cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                              cl_mem buffer, const void *pattern, size_t pattern_size,
+                              size_t offset, size_t size, cl_uint num_sync_points_in_wait_list,
+                              const cl_sync_point_khr *sync_point_wait_list,
+                              cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandFillBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandFillBufferKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCommandFillBufferKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCommandFillBufferKHR",
-                                                (void **)&opencl_real.clCommandFillBufferKHR);
+    tracer_real = (opencl_clCommandFillBufferKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCommandFillBufferKHR", (void **)&opencl_real.clCommandFillBufferKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size, offset, size, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
+    return tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size, offset, size,
+                       num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
   }
   opencl_depth++;
   struct opencl_clCommandFillBufferKHR_args tracer_args = {.tracer_start = 0};
@@ -5322,7 +5968,13 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 125, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.buffer, tracer_args.pattern, tracer_args.pattern_size, tracer_args.offset, tracer_args.size, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
+                                          tracer_args.buffer, tracer_args.pattern,
+                                          tracer_args.pattern_size, tracer_args.offset,
+                                          tracer_args.size,
+                                          tracer_args.num_sync_points_in_wait_list,
+                                          tracer_args.sync_point_wait_list, tracer_args.sync_point,
+                                          tracer_args.mutable_handle);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5335,16 +5987,23 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
 }
 
 /* clCommandFillImageKHR: CL/cl_ext.h */
-cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t *origin, const size_t *region, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandFillImageKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCommandFillImageKHR, __ATOMIC_ACQUIRE);
+cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                             cl_mem image, const void *fill_color, const size_t *origin,
+                             const size_t *region, cl_uint num_sync_points_in_wait_list,
+                             const cl_sync_point_khr *sync_point_wait_list,
+                             cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandFillImageKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandFillImageKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCommandFillImageKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCommandFillImageKHR",
-                                                (void **)&opencl_real.clCommandFillImageKHR);
+    tracer_real = (opencl_clCommandFillImageKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCommandFillImageKHR", (void **)&opencl_real.clCommandFillImageKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_buffer, command_queue, image, fill_color, origin, region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
+    return tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
+                       num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
   }
   opencl_depth++;
   struct opencl_clCommandFillImageKHR_args tracer_args = {.tracer_start = 0};
@@ -5364,7 +6023,12 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 126, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.image, tracer_args.fill_color, tracer_args.origin, tracer_args.region, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
+                                          tracer_args.image, tracer_args.fill_color,
+                                          tracer_args.origin, tracer_args.region,
+                                          tracer_args.num_sync_points_in_wait_list,
+                                          tracer_args.sync_point_wait_list, tracer_args.sync_point,
+                                          tracer_args.mutable_handle);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5377,16 +6041,29 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
 }
 
 /* clCommandNDRangeKernelKHR: CL/cl_ext.h */
-cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, const cl_ndrange_kernel_command_properties_khr *properties, cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandNDRangeKernelKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCommandNDRangeKernelKHR, __ATOMIC_ACQUIRE);
+cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
+                                 cl_command_queue command_queue,
+                                 const cl_ndrange_kernel_command_properties_khr *properties,
+                                 cl_kernel kernel, cl_uint work_dim,
+                                 const size_t *global_work_offset, const size_t *global_work_size,
+                                 const size_t *local_work_size,
+                                 cl_uint num_sync_points_in_wait_list,
+                                 const cl_sync_point_khr *sync_point_wait_list,
+                                 cl_sync_point_khr *sync_point,
+                                 cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandNDRangeKernelKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandNDRangeKernelKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCommandNDRangeKernelKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCommandNDRangeKernelKHR",
-                                                (void **)&opencl_real.clCommandNDRangeKernelKHR);
+    tracer_real = (opencl_clCommandNDRangeKernelKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCommandNDRangeKernelKHR", (void **)&opencl_real.clCommandNDRangeKernelKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_buffer, command_queue, properties, kernel, work_dim, global_work_offset, global_work_size, local_work_size, num_sync_points_in_wait_list, sync_point_wait_list, sync_point, mutable_handle);
+    return tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
+                       global_work_offset, global_work_size, local_work_size,
+                       num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
   }
   opencl_depth++;
   struct opencl_clCommandNDRangeKernelKHR_args tracer_args = {.tracer_start = 0};
@@ -5408,7 +6085,13 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer, cl_comman
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 127, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue, tracer_args.properties, tracer_args.kernel, tracer_args.work_dim, tracer_args.global_work_offset, tracer_args.global_work_size, tracer_args.local_work_size, tracer_args.num_sync_points_in_wait_list, tracer_args.sync_point_wait_list, tracer_args.sync_point, tracer_args.mutable_handle);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
+                                          tracer_args.properties, tracer_args.kernel,
+                                          tracer_args.work_dim, tracer_args.global_work_offset,
+                                          tracer_args.global_work_size, tracer_args.local_work_size,
+                                          tracer_args.num_sync_points_in_wait_list,
+                                          tracer_args.sync_point_wait_list, tracer_args.sync_point,
+                                          tracer_args.mutable_handle);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5421,16 +6104,20 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer, cl_comman
 }
 
 /* clGetCommandBufferInfoKHR: CL/cl_ext.h */
-cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer, cl_command_buffer_info_khr param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetCommandBufferInfoKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clGetCommandBufferInfoKHR, __ATOMIC_ACQUIRE);
+cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
+                                 cl_command_buffer_info_khr param_name, size_t param_value_size,
+                                 void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetCommandBufferInfoKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetCommandBufferInfoKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetCommandBufferInfoKHR_fn *)tracer_resolve("libOpenCL.so.1", "clGetCommandBufferInfoKHR",
-                                                (void **)&opencl_real.clGetCommandBufferInfoKHR);
+    tracer_real = (opencl_clGetCommandBufferInfoKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetCommandBufferInfoKHR", (void **)&opencl_real.clGetCommandBufferInfoKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_buffer, param_name, param_value_size, param_value, param_value_size_ret);
+    return tracer_real(command_buffer, param_name, param_value_size, param_value,
+                       param_value_size_ret);
   }
   opencl_depth++;
   struct opencl_clGetCommandBufferInfoKHR_args tracer_args = {.tracer_start = 0};
@@ -5445,7 +6132,9 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer, cl_comman
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 128, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5458,11 +6147,13 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer, cl_comman
 }
 
 /* clUpdateMutableCommandsKHR: CL/cl_ext.h */
-cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer, const cl_mutable_base_config_khr *mutable_config) {
-  opencl_clUpdateMutableCommandsKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clUpdateMutableCommandsKHR, __ATOMIC_ACQUIRE);
+cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
+                                  const cl_mutable_base_config_khr *mutable_config) {
+  opencl_clUpdateMutableCommandsKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clUpdateMutableCommandsKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clUpdateMutableCommandsKHR_fn *)tracer_resolve("libOpenCL.so.1", "clUpdateMutableCommandsKHR",
-                                                (void **)&opencl_real.clUpdateMutableCommandsKHR);
+    tracer_real = (opencl_clUpdateMutableCommandsKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clUpdateMutableCommandsKHR", (void **)&opencl_real.clUpdateMutableCommandsKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_full) ||
@@ -5492,11 +6183,14 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer, const cl
 }
 
 /* clGetMutableCommandInfoKHR: CL/cl_ext.h */
-cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command, cl_mutable_command_info_khr param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetMutableCommandInfoKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clGetMutableCommandInfoKHR, __ATOMIC_ACQUIRE);
+cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
+                                  cl_mutable_command_info_khr param_name, size_t param_value_size,
+                                  void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetMutableCommandInfoKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetMutableCommandInfoKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetMutableCommandInfoKHR_fn *)tracer_resolve("libOpenCL.so.1", "clGetMutableCommandInfoKHR",
-                                                (void **)&opencl_real.clGetMutableCommandInfoKHR);
+    tracer_real = (opencl_clGetMutableCommandInfoKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetMutableCommandInfoKHR", (void **)&opencl_real.clGetMutableCommandInfoKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full) ||
@@ -5516,7 +6210,9 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command, cl_mutable_com
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 130, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.command, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5529,11 +6225,13 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command, cl_mutable_com
 }
 
 /* clSetMemObjectDestructorAPPLE: CL/cl_ext.h */
-cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, void *), void *user_data) {
-  opencl_clSetMemObjectDestructorAPPLE_fn *tracer_real = __atomic_load_n(&opencl_real.clSetMemObjectDestructorAPPLE, __ATOMIC_ACQUIRE);
+cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, void *),
+                                     void *user_data) {
+  opencl_clSetMemObjectDestructorAPPLE_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetMemObjectDestructorAPPLE, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetMemObjectDestructorAPPLE_fn *)tracer_resolve("libOpenCL.so.1", "clSetMemObjectDestructorAPPLE",
-                                                (void **)&opencl_real.clSetMemObjectDestructorAPPLE);
+    tracer_real = (opencl_clSetMemObjectDestructorAPPLE_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetMemObjectDestructorAPPLE", (void **)&opencl_real.clSetMemObjectDestructorAPPLE);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_full) ||
@@ -5551,7 +6249,8 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 131, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.pfn_notify, tracer_args.user_data);
+  tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.pfn_notify,
+                                          tracer_args.user_data);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5564,11 +6263,13 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
 }
 
 /* clLogMessagesToSystemLogAPPLE: CL/cl_ext.h */
-void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info, size_t cb, void *user_data) {
-  opencl_clLogMessagesToSystemLogAPPLE_fn *tracer_real = __atomic_load_n(&opencl_real.clLogMessagesToSystemLogAPPLE, __ATOMIC_ACQUIRE);
+void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info, size_t cb,
+                                   void *user_data) {
+  opencl_clLogMessagesToSystemLogAPPLE_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clLogMessagesToSystemLogAPPLE, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clLogMessagesToSystemLogAPPLE_fn *)tracer_resolve("libOpenCL.so.1", "clLogMessagesToSystemLogAPPLE",
-                                                (void **)&opencl_real.clLogMessagesToSystemLogAPPLE);
+    tracer_real = (opencl_clLogMessagesToSystemLogAPPLE_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clLogMessagesToSystemLogAPPLE", (void **)&opencl_real.clLogMessagesToSystemLogAPPLE);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full) ||
@@ -5600,11 +6301,13 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
 }
 
 /* clLogMessagesToStdoutAPPLE: CL/cl_ext.h */
-void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, size_t cb, void *user_data) {
-  opencl_clLogMessagesToStdoutAPPLE_fn *tracer_real = __atomic_load_n(&opencl_real.clLogMessagesToStdoutAPPLE, __ATOMIC_ACQUIRE);
+void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, size_t cb,
+                                void *user_data) {
+  opencl_clLogMessagesToStdoutAPPLE_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clLogMessagesToStdoutAPPLE, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clLogMessagesToStdoutAPPLE_fn *)tracer_resolve("libOpenCL.so.1", "clLogMessagesToStdoutAPPLE",
-                                                (void **)&opencl_real.clLogMessagesToStdoutAPPLE);
+    tracer_real = (opencl_clLogMessagesToStdoutAPPLE_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clLogMessagesToStdoutAPPLE", (void **)&opencl_real.clLogMessagesToStdoutAPPLE);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_full) ||
@@ -5636,11 +6339,13 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
 }
 
 /* clLogMessagesToStderrAPPLE: CL/cl_ext.h */
-void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, size_t cb, void *user_data) {
-  opencl_clLogMessagesToStderrAPPLE_fn *tracer_real = __atomic_load_n(&opencl_real.clLogMessagesToStderrAPPLE, __ATOMIC_ACQUIRE);
+void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, size_t cb,
+                                void *user_data) {
+  opencl_clLogMessagesToStderrAPPLE_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clLogMessagesToStderrAPPLE, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clLogMessagesToStderrAPPLE_fn *)tracer_resolve("libOpenCL.so.1", "clLogMessagesToStderrAPPLE",
-                                                (void **)&opencl_real.clLogMessagesToStderrAPPLE);
+    tracer_real = (opencl_clLogMessagesToStderrAPPLE_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clLogMessagesToStderrAPPLE", (void **)&opencl_real.clLogMessagesToStderrAPPLE);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_full) ||
@@ -5673,10 +6378,11 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
 
 /* clIcdGetPlatformIDsKHR: CL/cl_ext.h */
 cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
-  opencl_clIcdGetPlatformIDsKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clIcdGetPlatformIDsKHR, __ATOMIC_ACQUIRE);
+  opencl_clIcdGetPlatformIDsKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clIcdGetPlatformIDsKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clIcdGetPlatformIDsKHR_fn *)tracer_resolve("libOpenCL.so.1", "clIcdGetPlatformIDsKHR",
-                                                (void **)&opencl_real.clIcdGetPlatformIDsKHR);
+    tracer_real = (opencl_clIcdGetPlatformIDsKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clIcdGetPlatformIDsKHR", (void **)&opencl_real.clIcdGetPlatformIDsKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full) ||
@@ -5694,7 +6400,8 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 135, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.num_entries, tracer_args.platforms, tracer_args.num_platforms);
+  tracer_args.tracer_result = tracer_real(tracer_args.num_entries, tracer_args.platforms,
+                                          tracer_args.num_platforms);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5707,11 +6414,13 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
 }
 
 /* clCreateProgramWithILKHR: CL/cl_ext.h */
-cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t length, cl_int *errcode_ret) {
-  opencl_clCreateProgramWithILKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateProgramWithILKHR, __ATOMIC_ACQUIRE);
+cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t length,
+                                    cl_int *errcode_ret) {
+  opencl_clCreateProgramWithILKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateProgramWithILKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateProgramWithILKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCreateProgramWithILKHR",
-                                                (void **)&opencl_real.clCreateProgramWithILKHR);
+    tracer_real = (opencl_clCreateProgramWithILKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateProgramWithILKHR", (void **)&opencl_real.clCreateProgramWithILKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_exit_full) ||
@@ -5733,7 +6442,8 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 136, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.il, tracer_args.length, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.il, tracer_args.length,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -5747,10 +6457,11 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
 
 /* clTerminateContextKHR: CL/cl_ext.h */
 cl_int clTerminateContextKHR(cl_context context) {
-  opencl_clTerminateContextKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clTerminateContextKHR, __ATOMIC_ACQUIRE);
+  opencl_clTerminateContextKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clTerminateContextKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clTerminateContextKHR_fn *)tracer_resolve("libOpenCL.so.1", "clTerminateContextKHR",
-                                                (void **)&opencl_real.clTerminateContextKHR);
+    tracer_real = (opencl_clTerminateContextKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clTerminateContextKHR", (void **)&opencl_real.clTerminateContextKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_exit_full) ||
@@ -5779,11 +6490,14 @@ cl_int clTerminateContextKHR(cl_context context) {
 }
 
 /* clCreateCommandQueueWithPropertiesKHR: CL/cl_ext.h */
-cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_device_id device, const cl_queue_properties_khr *properties, cl_int *errcode_ret) {
-  opencl_clCreateCommandQueueWithPropertiesKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateCommandQueueWithPropertiesKHR, __ATOMIC_ACQUIRE);
+cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_device_id device,
+                                                       const cl_queue_properties_khr *properties,
+                                                       cl_int *errcode_ret) {
+  opencl_clCreateCommandQueueWithPropertiesKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateCommandQueueWithPropertiesKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateCommandQueueWithPropertiesKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCreateCommandQueueWithPropertiesKHR",
-                                                (void **)&opencl_real.clCreateCommandQueueWithPropertiesKHR);
+    tracer_real = (opencl_clCreateCommandQueueWithPropertiesKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateCommandQueueWithPropertiesKHR", (void **)&opencl_real.clCreateCommandQueueWithPropertiesKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit_full) ||
@@ -5805,7 +6519,8 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 138, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
+                                          tracer_args.properties, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -5819,10 +6534,11 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
 
 /* clReleaseDeviceEXT: CL/cl_ext.h */
 cl_int clReleaseDeviceEXT(cl_device_id device) {
-  opencl_clReleaseDeviceEXT_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseDeviceEXT, __ATOMIC_ACQUIRE);
+  opencl_clReleaseDeviceEXT_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseDeviceEXT, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseDeviceEXT_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseDeviceEXT",
-                                                (void **)&opencl_real.clReleaseDeviceEXT);
+    tracer_real = (opencl_clReleaseDeviceEXT_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseDeviceEXT", (void **)&opencl_real.clReleaseDeviceEXT);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_exit_full) ||
@@ -5852,10 +6568,11 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
 
 /* clRetainDeviceEXT: CL/cl_ext.h */
 cl_int clRetainDeviceEXT(cl_device_id device) {
-  opencl_clRetainDeviceEXT_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainDeviceEXT, __ATOMIC_ACQUIRE);
+  opencl_clRetainDeviceEXT_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainDeviceEXT, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainDeviceEXT_fn *)tracer_resolve("libOpenCL.so.1", "clRetainDeviceEXT",
-                                                (void **)&opencl_real.clRetainDeviceEXT);
+    tracer_real = (opencl_clRetainDeviceEXT_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainDeviceEXT", (void **)&opencl_real.clRetainDeviceEXT);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit_full) ||
@@ -5884,11 +6601,14 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
 }
 
 /* clCreateSubDevicesEXT: CL/cl_ext.h */
-cl_int clCreateSubDevicesEXT(cl_device_id in_device, const cl_device_partition_property_ext *properties, cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) {
-  opencl_clCreateSubDevicesEXT_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateSubDevicesEXT, __ATOMIC_ACQUIRE);
+cl_int clCreateSubDevicesEXT(cl_device_id in_device,
+                             const cl_device_partition_property_ext *properties,
+                             cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) {
+  opencl_clCreateSubDevicesEXT_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSubDevicesEXT, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateSubDevicesEXT_fn *)tracer_resolve("libOpenCL.so.1", "clCreateSubDevicesEXT",
-                                                (void **)&opencl_real.clCreateSubDevicesEXT);
+    tracer_real = (opencl_clCreateSubDevicesEXT_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateSubDevicesEXT", (void **)&opencl_real.clCreateSubDevicesEXT);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full) ||
@@ -5908,7 +6628,9 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device, const cl_device_partition_p
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 141, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.in_device, tracer_args.properties, tracer_args.num_entries, tracer_args.out_devices, tracer_args.num_devices);
+  tracer_args.tracer_result = tracer_real(tracer_args.in_device, tracer_args.properties,
+                                          tracer_args.num_entries, tracer_args.out_devices,
+                                          tracer_args.num_devices);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5921,16 +6643,21 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device, const cl_device_partition_p
 }
 
 /* clEnqueueMigrateMemObjectEXT: CL/cl_ext.h */
-cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects, cl_mem_migration_flags_ext flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMigrateMemObjectEXT_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMigrateMemObjectEXT, __ATOMIC_ACQUIRE);
+cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_mem_objects,
+                                    const cl_mem *mem_objects, cl_mem_migration_flags_ext flags,
+                                    cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMigrateMemObjectEXT_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMigrateMemObjectEXT, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMigrateMemObjectEXT_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMigrateMemObjectEXT",
-                                                (void **)&opencl_real.clEnqueueMigrateMemObjectEXT);
+    tracer_real = (opencl_clEnqueueMigrateMemObjectEXT_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMigrateMemObjectEXT", (void **)&opencl_real.clEnqueueMigrateMemObjectEXT);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueMigrateMemObjectEXT_args tracer_args = {.tracer_start = 0};
@@ -5947,7 +6674,10 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 142, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects, tracer_args.flags, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects,
+                                          tracer_args.mem_objects, tracer_args.flags,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -5960,16 +6690,21 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
 }
 
 /* clGetDeviceImageInfoQCOM: CL/cl_ext.h */
-cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t image_height, const cl_image_format *image_format, cl_image_pitch_info_qcom param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetDeviceImageInfoQCOM_fn *tracer_real = __atomic_load_n(&opencl_real.clGetDeviceImageInfoQCOM, __ATOMIC_ACQUIRE);
+cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t image_height,
+                                const cl_image_format *image_format,
+                                cl_image_pitch_info_qcom param_name, size_t param_value_size,
+                                void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetDeviceImageInfoQCOM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetDeviceImageInfoQCOM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetDeviceImageInfoQCOM_fn *)tracer_resolve("libOpenCL.so.1", "clGetDeviceImageInfoQCOM",
-                                                (void **)&opencl_real.clGetDeviceImageInfoQCOM);
+    tracer_real = (opencl_clGetDeviceImageInfoQCOM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetDeviceImageInfoQCOM", (void **)&opencl_real.clGetDeviceImageInfoQCOM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(device, image_width, image_height, image_format, param_name, param_value_size, param_value, param_value_size_ret);
+    return tracer_real(device, image_width, image_height, image_format, param_name,
+                       param_value_size, param_value, param_value_size_ret);
   }
   opencl_depth++;
   struct opencl_clGetDeviceImageInfoQCOM_args tracer_args = {.tracer_start = 0};
@@ -5987,7 +6722,11 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 143, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.image_width, tracer_args.image_height, tracer_args.image_format, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.image_width,
+                                          tracer_args.image_height, tracer_args.image_format,
+                                          tracer_args.param_name, tracer_args.param_value_size,
+                                          tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6000,16 +6739,20 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
 }
 
 /* clEnqueueAcquireGrallocObjectsIMG: CL/cl_ext.h */
-cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueAcquireGrallocObjectsIMG_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueAcquireGrallocObjectsIMG, __ATOMIC_ACQUIRE);
+cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint num_objects,
+                                         const cl_mem *mem_objects, cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueAcquireGrallocObjectsIMG_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueAcquireGrallocObjectsIMG, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueAcquireGrallocObjectsIMG_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueAcquireGrallocObjectsIMG",
-                                                (void **)&opencl_real.clEnqueueAcquireGrallocObjectsIMG);
+    tracer_real = (opencl_clEnqueueAcquireGrallocObjectsIMG_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueAcquireGrallocObjectsIMG", (void **)&opencl_real.clEnqueueAcquireGrallocObjectsIMG);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueAcquireGrallocObjectsIMG_args tracer_args = {.tracer_start = 0};
@@ -6025,7 +6768,10 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 144, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_objects, tracer_args.mem_objects, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_objects,
+                                          tracer_args.mem_objects,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6038,16 +6784,20 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
 }
 
 /* clEnqueueReleaseGrallocObjectsIMG: CL/cl_ext.h */
-cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueReleaseGrallocObjectsIMG_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueReleaseGrallocObjectsIMG, __ATOMIC_ACQUIRE);
+cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint num_objects,
+                                         const cl_mem *mem_objects, cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueReleaseGrallocObjectsIMG_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueReleaseGrallocObjectsIMG, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueReleaseGrallocObjectsIMG_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueReleaseGrallocObjectsIMG",
-                                                (void **)&opencl_real.clEnqueueReleaseGrallocObjectsIMG);
+    tracer_real = (opencl_clEnqueueReleaseGrallocObjectsIMG_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueReleaseGrallocObjectsIMG", (void **)&opencl_real.clEnqueueReleaseGrallocObjectsIMG);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueReleaseGrallocObjectsIMG_args tracer_args = {.tracer_start = 0};
@@ -6063,7 +6813,10 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 145, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_objects, tracer_args.mem_objects, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_objects,
+                                          tracer_args.mem_objects,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6076,16 +6829,22 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
 }
 
 /* clEnqueueGenerateMipmapIMG: CL/cl_ext.h */
-cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, cl_mipmap_filter_mode_img mipmap_filter_mode, const size_t *array_region, const size_t *mip_region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueGenerateMipmapIMG_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueGenerateMipmapIMG, __ATOMIC_ACQUIRE);
+cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_image,
+                                  cl_mem dst_image, cl_mipmap_filter_mode_img mipmap_filter_mode,
+                                  const size_t *array_region, const size_t *mip_region,
+                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                  cl_event *event) {
+  opencl_clEnqueueGenerateMipmapIMG_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueGenerateMipmapIMG, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueGenerateMipmapIMG_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueGenerateMipmapIMG",
-                                                (void **)&opencl_real.clEnqueueGenerateMipmapIMG);
+    tracer_real = (opencl_clEnqueueGenerateMipmapIMG_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueGenerateMipmapIMG", (void **)&opencl_real.clEnqueueGenerateMipmapIMG);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region, mip_region, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
+                       mip_region, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueGenerateMipmapIMG_args tracer_args = {.tracer_start = 0};
@@ -6104,7 +6863,11 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 146, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image, tracer_args.dst_image, tracer_args.mipmap_filter_mode, tracer_args.array_region, tracer_args.mip_region, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image,
+                                          tracer_args.dst_image, tracer_args.mipmap_filter_mode,
+                                          tracer_args.array_region, tracer_args.mip_region,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6117,16 +6880,21 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
 }
 
 /* clGetKernelSubGroupInfoKHR: CL/cl_ext.h */
-cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device, cl_kernel_sub_group_info param_name, size_t input_value_size, const void *input_value, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetKernelSubGroupInfoKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clGetKernelSubGroupInfoKHR, __ATOMIC_ACQUIRE);
+cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
+                                  cl_kernel_sub_group_info param_name, size_t input_value_size,
+                                  const void *input_value, size_t param_value_size,
+                                  void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetKernelSubGroupInfoKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelSubGroupInfoKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetKernelSubGroupInfoKHR_fn *)tracer_resolve("libOpenCL.so.1", "clGetKernelSubGroupInfoKHR",
-                                                (void **)&opencl_real.clGetKernelSubGroupInfoKHR);
+    tracer_real = (opencl_clGetKernelSubGroupInfoKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetKernelSubGroupInfoKHR", (void **)&opencl_real.clGetKernelSubGroupInfoKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value, param_value_size, param_value, param_value_size_ret);
+    return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
+                       param_value_size, param_value, param_value_size_ret);
   }
   opencl_depth++;
   struct opencl_clGetKernelSubGroupInfoKHR_args tracer_args = {.tracer_start = 0};
@@ -6144,7 +6912,11 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device, c
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 147, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.in_kernel, tracer_args.in_device, tracer_args.param_name, tracer_args.input_value_size, tracer_args.input_value, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.in_kernel, tracer_args.in_device,
+                                          tracer_args.param_name, tracer_args.input_value_size,
+                                          tracer_args.input_value, tracer_args.param_value_size,
+                                          tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6157,16 +6929,21 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device, c
 }
 
 /* clGetKernelSuggestedLocalWorkSizeKHR: CL/cl_ext.h */
-cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset, const size_t *global_work_size, size_t *suggested_local_work_size) {
-  opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR, __ATOMIC_ACQUIRE);
+cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_kernel kernel,
+                                            cl_uint work_dim, const size_t *global_work_offset,
+                                            const size_t *global_work_size,
+                                            size_t *suggested_local_work_size) {
+  opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *)tracer_resolve("libOpenCL.so.1", "clGetKernelSuggestedLocalWorkSizeKHR",
-                                                (void **)&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR);
+    tracer_real = (opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetKernelSuggestedLocalWorkSizeKHR", (void **)&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size, suggested_local_work_size);
+    return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                       suggested_local_work_size);
   }
   opencl_depth++;
   struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args tracer_args = {.tracer_start = 0};
@@ -6182,7 +6959,10 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 148, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel, tracer_args.work_dim, tracer_args.global_work_offset, tracer_args.global_work_size, tracer_args.suggested_local_work_size);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel,
+                                          tracer_args.work_dim, tracer_args.global_work_offset,
+                                          tracer_args.global_work_size,
+                                          tracer_args.suggested_local_work_size);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6195,16 +6975,21 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
 }
 
 /* clEnqueueAcquireExternalMemObjectsKHR: CL/cl_ext.h */
-cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueAcquireExternalMemObjectsKHR, __ATOMIC_ACQUIRE);
+cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
+                                             cl_uint num_mem_objects, const cl_mem *mem_objects,
+                                             cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueAcquireExternalMemObjectsKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueAcquireExternalMemObjectsKHR",
-                                                (void **)&opencl_real.clEnqueueAcquireExternalMemObjectsKHR);
+    tracer_real = (opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueAcquireExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueAcquireExternalMemObjectsKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args tracer_args = {.tracer_start = 0};
@@ -6220,7 +7005,10 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue, cl_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 149, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects,
+                                          tracer_args.mem_objects,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6233,16 +7021,21 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue, cl_
 }
 
 /* clEnqueueReleaseExternalMemObjectsKHR: CL/cl_ext.h */
-cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueReleaseExternalMemObjectsKHR, __ATOMIC_ACQUIRE);
+cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
+                                             cl_uint num_mem_objects, const cl_mem *mem_objects,
+                                             cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueReleaseExternalMemObjectsKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueReleaseExternalMemObjectsKHR",
-                                                (void **)&opencl_real.clEnqueueReleaseExternalMemObjectsKHR);
+    tracer_real = (opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueReleaseExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueReleaseExternalMemObjectsKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args tracer_args = {.tracer_start = 0};
@@ -6258,7 +7051,10 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue, cl_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 150, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects, tracer_args.mem_objects, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects,
+                                          tracer_args.mem_objects,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6271,11 +7067,14 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue, cl_
 }
 
 /* clGetSemaphoreHandleForTypeKHR: CL/cl_ext.h */
-cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id device, cl_external_semaphore_handle_type_khr handle_type, size_t handle_size, void *handle_ptr, size_t *handle_size_ret) {
-  opencl_clGetSemaphoreHandleForTypeKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clGetSemaphoreHandleForTypeKHR, __ATOMIC_ACQUIRE);
+cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id device,
+                                      cl_external_semaphore_handle_type_khr handle_type,
+                                      size_t handle_size, void *handle_ptr, size_t *handle_size_ret) {
+  opencl_clGetSemaphoreHandleForTypeKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetSemaphoreHandleForTypeKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetSemaphoreHandleForTypeKHR_fn *)tracer_resolve("libOpenCL.so.1", "clGetSemaphoreHandleForTypeKHR",
-                                                (void **)&opencl_real.clGetSemaphoreHandleForTypeKHR);
+    tracer_real = (opencl_clGetSemaphoreHandleForTypeKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetSemaphoreHandleForTypeKHR", (void **)&opencl_real.clGetSemaphoreHandleForTypeKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full) ||
@@ -6296,7 +7095,9 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 151, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.sema_object, tracer_args.device, tracer_args.handle_type, tracer_args.handle_size, tracer_args.handle_ptr, tracer_args.handle_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.sema_object, tracer_args.device,
+                                          tracer_args.handle_type, tracer_args.handle_size,
+                                          tracer_args.handle_ptr, tracer_args.handle_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6309,11 +7110,14 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
 }
 
 /* clCreateSemaphoreWithPropertiesKHR: CL/cl_ext.h */
-cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context, const cl_semaphore_properties_khr *sema_props, cl_int *errcode_ret) {
-  opencl_clCreateSemaphoreWithPropertiesKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateSemaphoreWithPropertiesKHR, __ATOMIC_ACQUIRE);
+cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
+                                                    const cl_semaphore_properties_khr *sema_props,
+                                                    cl_int *errcode_ret) {
+  opencl_clCreateSemaphoreWithPropertiesKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSemaphoreWithPropertiesKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateSemaphoreWithPropertiesKHR_fn *)tracer_resolve("libOpenCL.so.1", "clCreateSemaphoreWithPropertiesKHR",
-                                                (void **)&opencl_real.clCreateSemaphoreWithPropertiesKHR);
+    tracer_real = (opencl_clCreateSemaphoreWithPropertiesKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateSemaphoreWithPropertiesKHR", (void **)&opencl_real.clCreateSemaphoreWithPropertiesKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit_full) ||
@@ -6334,7 +7138,8 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context, const cl
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 152, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.sema_props, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.sema_props,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -6347,16 +7152,22 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context, const cl
 }
 
 /* clEnqueueWaitSemaphoresKHR: CL/cl_ext.h */
-cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_objects, const cl_semaphore_khr *sema_objects, const cl_semaphore_payload_khr *sema_payload_list, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueWaitSemaphoresKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueWaitSemaphoresKHR, __ATOMIC_ACQUIRE);
+cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_objects,
+                                  const cl_semaphore_khr *sema_objects,
+                                  const cl_semaphore_payload_khr *sema_payload_list,
+                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                  cl_event *event) {
+  opencl_clEnqueueWaitSemaphoresKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueWaitSemaphoresKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueWaitSemaphoresKHR_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueWaitSemaphoresKHR",
-                                                (void **)&opencl_real.clEnqueueWaitSemaphoresKHR);
+    tracer_real = (opencl_clEnqueueWaitSemaphoresKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueWaitSemaphoresKHR", (void **)&opencl_real.clEnqueueWaitSemaphoresKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueWaitSemaphoresKHR_args tracer_args = {.tracer_start = 0};
@@ -6373,7 +7184,10 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 153, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_sema_objects, tracer_args.sema_objects, tracer_args.sema_payload_list, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_sema_objects,
+                                          tracer_args.sema_objects, tracer_args.sema_payload_list,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6386,16 +7200,22 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
 }
 
 /* clEnqueueSignalSemaphoresKHR: CL/cl_ext.h */
-cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_objects, const cl_semaphore_khr *sema_objects, const cl_semaphore_payload_khr *sema_payload_list, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSignalSemaphoresKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSignalSemaphoresKHR, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_objects,
+                                    const cl_semaphore_khr *sema_objects,
+                                    const cl_semaphore_payload_khr *sema_payload_list,
+                                    cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSignalSemaphoresKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSignalSemaphoresKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSignalSemaphoresKHR_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSignalSemaphoresKHR",
-                                                (void **)&opencl_real.clEnqueueSignalSemaphoresKHR);
+    tracer_real = (opencl_clEnqueueSignalSemaphoresKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSignalSemaphoresKHR", (void **)&opencl_real.clEnqueueSignalSemaphoresKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueSignalSemaphoresKHR_args tracer_args = {.tracer_start = 0};
@@ -6412,7 +7232,10 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 154, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_sema_objects, tracer_args.sema_objects, tracer_args.sema_payload_list, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_sema_objects,
+                                          tracer_args.sema_objects, tracer_args.sema_payload_list,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6425,11 +7248,14 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
 }
 
 /* clGetSemaphoreInfoKHR: CL/cl_ext.h */
-cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetSemaphoreInfoKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clGetSemaphoreInfoKHR, __ATOMIC_ACQUIRE);
+cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr param_name,
+                             size_t param_value_size, void *param_value,
+                             size_t *param_value_size_ret) {
+  opencl_clGetSemaphoreInfoKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetSemaphoreInfoKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetSemaphoreInfoKHR_fn *)tracer_resolve("libOpenCL.so.1", "clGetSemaphoreInfoKHR",
-                                                (void **)&opencl_real.clGetSemaphoreInfoKHR);
+    tracer_real = (opencl_clGetSemaphoreInfoKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetSemaphoreInfoKHR", (void **)&opencl_real.clGetSemaphoreInfoKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full) ||
@@ -6449,7 +7275,9 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 155, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.sema_object, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.sema_object, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6463,10 +7291,11 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
 
 /* clReleaseSemaphoreKHR: CL/cl_ext.h */
 cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
-  opencl_clReleaseSemaphoreKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseSemaphoreKHR, __ATOMIC_ACQUIRE);
+  opencl_clReleaseSemaphoreKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseSemaphoreKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseSemaphoreKHR_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseSemaphoreKHR",
-                                                (void **)&opencl_real.clReleaseSemaphoreKHR);
+    tracer_real = (opencl_clReleaseSemaphoreKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseSemaphoreKHR", (void **)&opencl_real.clReleaseSemaphoreKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full) ||
@@ -6496,10 +7325,11 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
 
 /* clRetainSemaphoreKHR: CL/cl_ext.h */
 cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
-  opencl_clRetainSemaphoreKHR_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainSemaphoreKHR, __ATOMIC_ACQUIRE);
+  opencl_clRetainSemaphoreKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainSemaphoreKHR, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainSemaphoreKHR_fn *)tracer_resolve("libOpenCL.so.1", "clRetainSemaphoreKHR",
-                                                (void **)&opencl_real.clRetainSemaphoreKHR);
+    tracer_real = (opencl_clRetainSemaphoreKHR_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainSemaphoreKHR", (void **)&opencl_real.clRetainSemaphoreKHR);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full) ||
@@ -6528,11 +7358,14 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
 }
 
 /* clImportMemoryARM: CL/cl_ext.h */
-cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags, const cl_import_properties_arm *properties, void *memory, size_t size, cl_int *errcode_ret) {
-  opencl_clImportMemoryARM_fn *tracer_real = __atomic_load_n(&opencl_real.clImportMemoryARM, __ATOMIC_ACQUIRE);
+cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
+                         const cl_import_properties_arm *properties, void *memory, size_t size,
+                         cl_int *errcode_ret) {
+  opencl_clImportMemoryARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clImportMemoryARM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clImportMemoryARM_fn *)tracer_resolve("libOpenCL.so.1", "clImportMemoryARM",
-                                                (void **)&opencl_real.clImportMemoryARM);
+    tracer_real = (opencl_clImportMemoryARM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clImportMemoryARM", (void **)&opencl_real.clImportMemoryARM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_exit_full) ||
@@ -6556,7 +7389,9 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags, const cl_import
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 158, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.properties, tracer_args.memory, tracer_args.size, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
+                                          tracer_args.properties, tracer_args.memory,
+                                          tracer_args.size, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -6570,10 +7405,11 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags, const cl_import
 
 /* clSVMAllocARM: CL/cl_ext.h */
 void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size, cl_uint alignment) {
-  opencl_clSVMAllocARM_fn *tracer_real = __atomic_load_n(&opencl_real.clSVMAllocARM, __ATOMIC_ACQUIRE);
+  opencl_clSVMAllocARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSVMAllocARM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSVMAllocARM_fn *)tracer_resolve("libOpenCL.so.1", "clSVMAllocARM",
-                                                (void **)&opencl_real.clSVMAllocARM);
+    tracer_real = (opencl_clSVMAllocARM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSVMAllocARM", (void **)&opencl_real.clSVMAllocARM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_exit_full) ||
@@ -6592,7 +7428,8 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 159, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size, tracer_args.alignment);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size,
+                                          tracer_args.alignment);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = 0;
@@ -6606,10 +7443,11 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
 
 /* clSVMFreeARM: CL/cl_ext.h */
 void clSVMFreeARM(cl_context context, void *svm_pointer) {
-  opencl_clSVMFreeARM_fn *tracer_real = __atomic_load_n(&opencl_real.clSVMFreeARM, __ATOMIC_ACQUIRE);
+  opencl_clSVMFreeARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSVMFreeARM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSVMFreeARM_fn *)tracer_resolve("libOpenCL.so.1", "clSVMFreeARM",
-                                                (void **)&opencl_real.clSVMFreeARM);
+    tracer_real = (opencl_clSVMFreeARM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSVMFreeARM", (void **)&opencl_real.clSVMFreeARM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit_full) ||
@@ -6639,16 +7477,22 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
 }
 
 /* clEnqueueSVMFreeARM: CL/cl_ext.h */
-cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[], void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *), void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMFreeARM_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMFreeARM, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_pointers,
+                           void *svm_pointers[],
+                           void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
+                           void *user_data, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMFreeARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMFreeARM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMFreeARM_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMFreeARM",
-                                                (void **)&opencl_real.clEnqueueSVMFreeARM);
+    tracer_real = (opencl_clEnqueueSVMFreeARM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMFreeARM", (void **)&opencl_real.clEnqueueSVMFreeARM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMFreeARM_args tracer_args = {.tracer_start = 0};
@@ -6666,7 +7510,11 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 161, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers, tracer_args.svm_pointers, tracer_args.pfn_free_func, tracer_args.user_data, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers,
+                                          tracer_args.svm_pointers, tracer_args.pfn_free_func,
+                                          tracer_args.user_data,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6679,16 +7527,20 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
 }
 
 /* clEnqueueSVMMemcpyARM: CL/cl_ext.h */
-cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr, const void *src_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMemcpyARM_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMMemcpyARM, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
+                             const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMemcpyARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMemcpyARM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMMemcpyARM_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMMemcpyARM",
-                                                (void **)&opencl_real.clEnqueueSVMMemcpyARM);
+    tracer_real = (opencl_clEnqueueSVMMemcpyARM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMMemcpyARM", (void **)&opencl_real.clEnqueueSVMMemcpyARM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
+                       num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMMemcpyARM_args tracer_args = {.tracer_start = 0};
@@ -6706,7 +7558,10 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 162, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_copy, tracer_args.dst_ptr, tracer_args.src_ptr, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_copy,
+                                          tracer_args.dst_ptr, tracer_args.src_ptr,
+                                          tracer_args.size, tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6719,16 +7574,20 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
 }
 
 /* clEnqueueSVMMemFillARM: CL/cl_ext.h */
-cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, const void *pattern, size_t pattern_size, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMemFillARM_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMMemFillARM, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, const void *pattern,
+                              size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
+                              const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMemFillARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMemFillARM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMMemFillARM_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMMemFillARM",
-                                                (void **)&opencl_real.clEnqueueSVMMemFillARM);
+    tracer_real = (opencl_clEnqueueSVMMemFillARM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMMemFillARM", (void **)&opencl_real.clEnqueueSVMMemFillARM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMMemFillARM_args tracer_args = {.tracer_start = 0};
@@ -6746,7 +7605,10 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 163, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr, tracer_args.pattern, tracer_args.pattern_size, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr,
+                                          tracer_args.pattern, tracer_args.pattern_size,
+                                          tracer_args.size, tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6759,16 +7621,20 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
 }
 
 /* clEnqueueSVMMapARM: CL/cl_ext.h */
-cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags, void *svm_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMapARM_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMMapARM, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags,
+                          void *svm_ptr, size_t size, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMapARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMapARM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMMapARM_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMMapARM",
-                                                (void **)&opencl_real.clEnqueueSVMMapARM);
+    tracer_real = (opencl_clEnqueueSVMMapARM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMMapARM", (void **)&opencl_real.clEnqueueSVMMapARM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMMapARM_args tracer_args = {.tracer_start = 0};
@@ -6786,7 +7652,10 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 164, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_map, tracer_args.flags, tracer_args.svm_ptr, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_map,
+                                          tracer_args.flags, tracer_args.svm_ptr, tracer_args.size,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6799,11 +7668,14 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
 }
 
 /* clEnqueueSVMUnmapARM: CL/cl_ext.h */
-cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMUnmapARM_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueSVMUnmapARM, __ATOMIC_ACQUIRE);
+cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
+                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                            cl_event *event) {
+  opencl_clEnqueueSVMUnmapARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMUnmapARM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueSVMUnmapARM_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueSVMUnmapARM",
-                                                (void **)&opencl_real.clEnqueueSVMUnmapARM);
+    tracer_real = (opencl_clEnqueueSVMUnmapARM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueSVMUnmapARM", (void **)&opencl_real.clEnqueueSVMUnmapARM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full) ||
@@ -6823,7 +7695,9 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr, cl_ui
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 165, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6837,10 +7711,11 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr, cl_ui
 
 /* clSetKernelArgSVMPointerARM: CL/cl_ext.h */
 cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
-  opencl_clSetKernelArgSVMPointerARM_fn *tracer_real = __atomic_load_n(&opencl_real.clSetKernelArgSVMPointerARM, __ATOMIC_ACQUIRE);
+  opencl_clSetKernelArgSVMPointerARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelArgSVMPointerARM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetKernelArgSVMPointerARM_fn *)tracer_resolve("libOpenCL.so.1", "clSetKernelArgSVMPointerARM",
-                                                (void **)&opencl_real.clSetKernelArgSVMPointerARM);
+    tracer_real = (opencl_clSetKernelArgSVMPointerARM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetKernelArgSVMPointerARM", (void **)&opencl_real.clSetKernelArgSVMPointerARM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_full) ||
@@ -6858,7 +7733,8 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 166, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_value);
+  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index,
+                                          tracer_args.arg_value);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6871,11 +7747,13 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
 }
 
 /* clSetKernelExecInfoARM: CL/cl_ext.h */
-cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_name, size_t param_value_size, const void *param_value) {
-  opencl_clSetKernelExecInfoARM_fn *tracer_real = __atomic_load_n(&opencl_real.clSetKernelExecInfoARM, __ATOMIC_ACQUIRE);
+cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_name,
+                              size_t param_value_size, const void *param_value) {
+  opencl_clSetKernelExecInfoARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelExecInfoARM, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetKernelExecInfoARM_fn *)tracer_resolve("libOpenCL.so.1", "clSetKernelExecInfoARM",
-                                                (void **)&opencl_real.clSetKernelExecInfoARM);
+    tracer_real = (opencl_clSetKernelExecInfoARM_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetKernelExecInfoARM", (void **)&opencl_real.clSetKernelExecInfoARM);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full) ||
@@ -6894,7 +7772,8 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 167, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value);
+  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6907,11 +7786,15 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
 }
 
 /* clCreateAcceleratorINTEL: CL/cl_ext.h */
-cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context, cl_accelerator_type_intel accelerator_type, size_t descriptor_size, const void *descriptor, cl_int *errcode_ret) {
-  opencl_clCreateAcceleratorINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateAcceleratorINTEL, __ATOMIC_ACQUIRE);
+cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
+                                              cl_accelerator_type_intel accelerator_type,
+                                              size_t descriptor_size, const void *descriptor,
+                                              cl_int *errcode_ret) {
+  opencl_clCreateAcceleratorINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateAcceleratorINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateAcceleratorINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clCreateAcceleratorINTEL",
-                                                (void **)&opencl_real.clCreateAcceleratorINTEL);
+    tracer_real = (opencl_clCreateAcceleratorINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateAcceleratorINTEL", (void **)&opencl_real.clCreateAcceleratorINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_exit_full) ||
@@ -6934,7 +7817,9 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context, cl_accelerator
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 168, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.accelerator_type, tracer_args.descriptor_size, tracer_args.descriptor, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.accelerator_type,
+                                          tracer_args.descriptor_size, tracer_args.descriptor,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -6947,11 +7832,14 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context, cl_accelerator
 }
 
 /* clGetAcceleratorInfoINTEL: CL/cl_ext.h */
-cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator, cl_accelerator_info_intel param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetAcceleratorInfoINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clGetAcceleratorInfoINTEL, __ATOMIC_ACQUIRE);
+cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
+                                 cl_accelerator_info_intel param_name, size_t param_value_size,
+                                 void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetAcceleratorInfoINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetAcceleratorInfoINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetAcceleratorInfoINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clGetAcceleratorInfoINTEL",
-                                                (void **)&opencl_real.clGetAcceleratorInfoINTEL);
+    tracer_real = (opencl_clGetAcceleratorInfoINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetAcceleratorInfoINTEL", (void **)&opencl_real.clGetAcceleratorInfoINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full) ||
@@ -6971,7 +7859,9 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator, cl_accelerato
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 169, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.accelerator, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.accelerator, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -6985,10 +7875,11 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator, cl_accelerato
 
 /* clRetainAcceleratorINTEL: CL/cl_ext.h */
 cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
-  opencl_clRetainAcceleratorINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clRetainAcceleratorINTEL, __ATOMIC_ACQUIRE);
+  opencl_clRetainAcceleratorINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainAcceleratorINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clRetainAcceleratorINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clRetainAcceleratorINTEL",
-                                                (void **)&opencl_real.clRetainAcceleratorINTEL);
+    tracer_real = (opencl_clRetainAcceleratorINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clRetainAcceleratorINTEL", (void **)&opencl_real.clRetainAcceleratorINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full) ||
@@ -7018,10 +7909,11 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
 
 /* clReleaseAcceleratorINTEL: CL/cl_ext.h */
 cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
-  opencl_clReleaseAcceleratorINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clReleaseAcceleratorINTEL, __ATOMIC_ACQUIRE);
+  opencl_clReleaseAcceleratorINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseAcceleratorINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clReleaseAcceleratorINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clReleaseAcceleratorINTEL",
-                                                (void **)&opencl_real.clReleaseAcceleratorINTEL);
+    tracer_real = (opencl_clReleaseAcceleratorINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clReleaseAcceleratorINTEL", (void **)&opencl_real.clReleaseAcceleratorINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full) ||
@@ -7050,11 +7942,13 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
 }
 
 /* clHostMemAllocINTEL: CL/cl_ext.h */
-void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *properties, size_t size, cl_uint alignment, cl_int *errcode_ret) {
-  opencl_clHostMemAllocINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clHostMemAllocINTEL, __ATOMIC_ACQUIRE);
+void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *properties,
+                          size_t size, cl_uint alignment, cl_int *errcode_ret) {
+  opencl_clHostMemAllocINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clHostMemAllocINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clHostMemAllocINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clHostMemAllocINTEL",
-                                                (void **)&opencl_real.clHostMemAllocINTEL);
+    tracer_real = (opencl_clHostMemAllocINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clHostMemAllocINTEL", (void **)&opencl_real.clHostMemAllocINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_exit_full) ||
@@ -7077,7 +7971,9 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 172, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties, tracer_args.size, tracer_args.alignment, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties,
+                                          tracer_args.size, tracer_args.alignment,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -7090,11 +7986,14 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
 }
 
 /* clDeviceMemAllocINTEL: CL/cl_ext.h */
-void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device, const cl_mem_properties_intel *properties, size_t size, cl_uint alignment, cl_int *errcode_ret) {
-  opencl_clDeviceMemAllocINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clDeviceMemAllocINTEL, __ATOMIC_ACQUIRE);
+void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
+                            const cl_mem_properties_intel *properties, size_t size,
+                            cl_uint alignment, cl_int *errcode_ret) {
+  opencl_clDeviceMemAllocINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clDeviceMemAllocINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clDeviceMemAllocINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clDeviceMemAllocINTEL",
-                                                (void **)&opencl_real.clDeviceMemAllocINTEL);
+    tracer_real = (opencl_clDeviceMemAllocINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clDeviceMemAllocINTEL", (void **)&opencl_real.clDeviceMemAllocINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_exit_full) ||
@@ -7118,7 +8017,9 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device, const cl_me
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 173, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_args.size, tracer_args.alignment, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
+                                          tracer_args.properties, tracer_args.size,
+                                          tracer_args.alignment, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -7131,11 +8032,14 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device, const cl_me
 }
 
 /* clSharedMemAllocINTEL: CL/cl_ext.h */
-void *clSharedMemAllocINTEL(cl_context context, cl_device_id device, const cl_mem_properties_intel *properties, size_t size, cl_uint alignment, cl_int *errcode_ret) {
-  opencl_clSharedMemAllocINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clSharedMemAllocINTEL, __ATOMIC_ACQUIRE);
+void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
+                            const cl_mem_properties_intel *properties, size_t size,
+                            cl_uint alignment, cl_int *errcode_ret) {
+  opencl_clSharedMemAllocINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSharedMemAllocINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSharedMemAllocINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clSharedMemAllocINTEL",
-                                                (void **)&opencl_real.clSharedMemAllocINTEL);
+    tracer_real = (opencl_clSharedMemAllocINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSharedMemAllocINTEL", (void **)&opencl_real.clSharedMemAllocINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_exit_full) ||
@@ -7159,7 +8063,9 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device, const cl_me
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 174, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device, tracer_args.properties, tracer_args.size, tracer_args.alignment, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
+                                          tracer_args.properties, tracer_args.size,
+                                          tracer_args.alignment, tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -7173,10 +8079,11 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device, const cl_me
 
 /* clMemFreeINTEL: CL/cl_ext.h */
 cl_int clMemFreeINTEL(cl_context context, void *ptr) {
-  opencl_clMemFreeINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clMemFreeINTEL, __ATOMIC_ACQUIRE);
+  opencl_clMemFreeINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clMemFreeINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clMemFreeINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clMemFreeINTEL",
-                                                (void **)&opencl_real.clMemFreeINTEL);
+    tracer_real = (opencl_clMemFreeINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clMemFreeINTEL", (void **)&opencl_real.clMemFreeINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_exit_full) ||
@@ -7207,10 +8114,11 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
 
 /* clMemBlockingFreeINTEL: CL/cl_ext.h */
 cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
-  opencl_clMemBlockingFreeINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clMemBlockingFreeINTEL, __ATOMIC_ACQUIRE);
+  opencl_clMemBlockingFreeINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clMemBlockingFreeINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clMemBlockingFreeINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clMemBlockingFreeINTEL",
-                                                (void **)&opencl_real.clMemBlockingFreeINTEL);
+    tracer_real = (opencl_clMemBlockingFreeINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clMemBlockingFreeINTEL", (void **)&opencl_real.clMemBlockingFreeINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full) ||
@@ -7240,16 +8148,20 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
 }
 
 /* clGetMemAllocInfoINTEL: CL/cl_ext.h */
-cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_intel param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetMemAllocInfoINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clGetMemAllocInfoINTEL, __ATOMIC_ACQUIRE);
+cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_intel param_name,
+                              size_t param_value_size, void *param_value,
+                              size_t *param_value_size_ret) {
+  opencl_clGetMemAllocInfoINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetMemAllocInfoINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetMemAllocInfoINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clGetMemAllocInfoINTEL",
-                                                (void **)&opencl_real.clGetMemAllocInfoINTEL);
+    tracer_real = (opencl_clGetMemAllocInfoINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetMemAllocInfoINTEL", (void **)&opencl_real.clGetMemAllocInfoINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(context, ptr, param_name, param_value_size, param_value, param_value_size_ret);
+    return tracer_real(context, ptr, param_name, param_value_size, param_value,
+                       param_value_size_ret);
   }
   opencl_depth++;
   struct opencl_clGetMemAllocInfoINTEL_args tracer_args = {.tracer_start = 0};
@@ -7265,7 +8177,10 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 177, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr,
+                                          tracer_args.param_name, tracer_args.param_value_size,
+                                          tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -7279,10 +8194,11 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
 
 /* clSetKernelArgMemPointerINTEL: CL/cl_ext.h */
 cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
-  opencl_clSetKernelArgMemPointerINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clSetKernelArgMemPointerINTEL, __ATOMIC_ACQUIRE);
+  opencl_clSetKernelArgMemPointerINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelArgMemPointerINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clSetKernelArgMemPointerINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clSetKernelArgMemPointerINTEL",
-                                                (void **)&opencl_real.clSetKernelArgMemPointerINTEL);
+    tracer_real = (opencl_clSetKernelArgMemPointerINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clSetKernelArgMemPointerINTEL", (void **)&opencl_real.clSetKernelArgMemPointerINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_full) ||
@@ -7300,7 +8216,8 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 178, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index, tracer_args.arg_value);
+  tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index,
+                                          tracer_args.arg_value);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -7313,16 +8230,20 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
 }
 
 /* clEnqueueMemFillINTEL: CL/cl_ext.h */
-cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, const void *pattern, size_t pattern_size, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMemFillINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMemFillINTEL, __ATOMIC_ACQUIRE);
+cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, const void *pattern,
+                             size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMemFillINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMemFillINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMemFillINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMemFillINTEL",
-                                                (void **)&opencl_real.clEnqueueMemFillINTEL);
+    tracer_real = (opencl_clEnqueueMemFillINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMemFillINTEL", (void **)&opencl_real.clEnqueueMemFillINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueMemFillINTEL_args tracer_args = {.tracer_start = 0};
@@ -7340,7 +8261,10 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 179, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.dst_ptr, tracer_args.pattern, tracer_args.pattern_size, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.dst_ptr,
+                                          tracer_args.pattern, tracer_args.pattern_size,
+                                          tracer_args.size, tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -7353,16 +8277,20 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
 }
 
 /* clEnqueueMemcpyINTEL: CL/cl_ext.h */
-cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, void *dst_ptr, const void *src_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMemcpyINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMemcpyINTEL, __ATOMIC_ACQUIRE);
+cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, void *dst_ptr,
+                            const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
+                            const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMemcpyINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMemcpyINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMemcpyINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMemcpyINTEL",
-                                                (void **)&opencl_real.clEnqueueMemcpyINTEL);
+    tracer_real = (opencl_clEnqueueMemcpyINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMemcpyINTEL", (void **)&opencl_real.clEnqueueMemcpyINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueMemcpyINTEL_args tracer_args = {.tracer_start = 0};
@@ -7380,7 +8308,10 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 180, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking, tracer_args.dst_ptr, tracer_args.src_ptr, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking,
+                                          tracer_args.dst_ptr, tracer_args.src_ptr,
+                                          tracer_args.size, tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -7393,16 +8324,20 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
 }
 
 /* clEnqueueMemAdviseINTEL: CL/cl_ext.h */
-cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, size_t size, cl_mem_advice_intel advice, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMemAdviseINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMemAdviseINTEL, __ATOMIC_ACQUIRE);
+cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, size_t size,
+                               cl_mem_advice_intel advice, cl_uint num_events_in_wait_list,
+                               const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMemAdviseINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMemAdviseINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMemAdviseINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMemAdviseINTEL",
-                                                (void **)&opencl_real.clEnqueueMemAdviseINTEL);
+    tracer_real = (opencl_clEnqueueMemAdviseINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMemAdviseINTEL", (void **)&opencl_real.clEnqueueMemAdviseINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
+                       event);
   }
   opencl_depth++;
   struct opencl_clEnqueueMemAdviseINTEL_args tracer_args = {.tracer_start = 0};
@@ -7419,7 +8354,10 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 181, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.ptr, tracer_args.size, tracer_args.advice, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.ptr,
+                                          tracer_args.size, tracer_args.advice,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -7432,16 +8370,20 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
 }
 
 /* clEnqueueMigrateMemINTEL: CL/cl_ext.h */
-cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr, size_t size, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMigrateMemINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMigrateMemINTEL, __ATOMIC_ACQUIRE);
+cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr, size_t size,
+                                cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
+                                const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMigrateMemINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMigrateMemINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMigrateMemINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMigrateMemINTEL",
-                                                (void **)&opencl_real.clEnqueueMigrateMemINTEL);
+    tracer_real = (opencl_clEnqueueMigrateMemINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMigrateMemINTEL", (void **)&opencl_real.clEnqueueMigrateMemINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
+                       event);
   }
   opencl_depth++;
   struct opencl_clEnqueueMigrateMemINTEL_args tracer_args = {.tracer_start = 0};
@@ -7458,7 +8400,10 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 182, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.ptr, tracer_args.size, tracer_args.flags, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.ptr,
+                                          tracer_args.size, tracer_args.flags,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -7471,16 +8416,20 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
 }
 
 /* clEnqueueMemsetINTEL: CL/cl_ext.h */
-cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_int value, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMemsetINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clEnqueueMemsetINTEL, __ATOMIC_ACQUIRE);
+cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_int value,
+                            size_t size, cl_uint num_events_in_wait_list,
+                            const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMemsetINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMemsetINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clEnqueueMemsetINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clEnqueueMemsetINTEL",
-                                                (void **)&opencl_real.clEnqueueMemsetINTEL);
+    tracer_real = (opencl_clEnqueueMemsetINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clEnqueueMemsetINTEL", (void **)&opencl_real.clEnqueueMemsetINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list, event_wait_list, event);
+    return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
+                       event_wait_list, event);
   }
   opencl_depth++;
   struct opencl_clEnqueueMemsetINTEL_args tracer_args = {.tracer_start = 0};
@@ -7497,7 +8446,10 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 183, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.dst_ptr, tracer_args.value, tracer_args.size, tracer_args.num_events_in_wait_list, tracer_args.event_wait_list, tracer_args.event);
+  tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.dst_ptr,
+                                          tracer_args.value, tracer_args.size,
+                                          tracer_args.num_events_in_wait_list,
+                                          tracer_args.event_wait_list, tracer_args.event);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
@@ -7510,11 +8462,15 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
 }
 
 /* clCreateBufferWithPropertiesINTEL: CL/cl_ext.h */
-cl_mem clCreateBufferWithPropertiesINTEL(cl_context context, const cl_mem_properties_intel *properties, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
-  opencl_clCreateBufferWithPropertiesINTEL_fn *tracer_real = __atomic_load_n(&opencl_real.clCreateBufferWithPropertiesINTEL, __ATOMIC_ACQUIRE);
+cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
+                                         const cl_mem_properties_intel *properties,
+                                         cl_mem_flags flags, size_t size, void *host_ptr,
+                                         cl_int *errcode_ret) {
+  opencl_clCreateBufferWithPropertiesINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateBufferWithPropertiesINTEL, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clCreateBufferWithPropertiesINTEL_fn *)tracer_resolve("libOpenCL.so.1", "clCreateBufferWithPropertiesINTEL",
-                                                (void **)&opencl_real.clCreateBufferWithPropertiesINTEL);
+    tracer_real = (opencl_clCreateBufferWithPropertiesINTEL_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clCreateBufferWithPropertiesINTEL", (void **)&opencl_real.clCreateBufferWithPropertiesINTEL);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit_full) ||
@@ -7538,7 +8494,9 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context, const cl_mem_proper
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 184, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.size, tracer_args.host_ptr, tracer_status_slot);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties,
+                                          tracer_args.flags, tracer_args.size, tracer_args.host_ptr,
+                                          tracer_status_slot);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
@@ -7551,16 +8509,23 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context, const cl_mem_proper
 }
 
 /* clGetImageRequirementsInfoEXT: CL/cl_ext.h */
-cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, const cl_image_format *image_format, const cl_image_desc *image_desc, cl_image_requirements_info_ext param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetImageRequirementsInfoEXT_fn *tracer_real = __atomic_load_n(&opencl_real.clGetImageRequirementsInfoEXT, __ATOMIC_ACQUIRE);
+cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties *properties,
+                                     cl_mem_flags flags, const cl_image_format *image_format,
+                                     const cl_image_desc *image_desc,
+                                     cl_image_requirements_info_ext param_name,
+                                     size_t param_value_size, void *param_value,
+                                     size_t *param_value_size_ret) {
+  opencl_clGetImageRequirementsInfoEXT_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetImageRequirementsInfoEXT, __ATOMIC_ACQUIRE);
   if (!tracer_real)
-    tracer_real = (opencl_clGetImageRequirementsInfoEXT_fn *)tracer_resolve("libOpenCL.so.1", "clGetImageRequirementsInfoEXT",
-                                                (void **)&opencl_real.clGetImageRequirementsInfoEXT);
+    tracer_real = (opencl_clGetImageRequirementsInfoEXT_fn *)tracer_resolve(
+        "libOpenCL.so.1", "clGetImageRequirementsInfoEXT", (void **)&opencl_real.clGetImageRequirementsInfoEXT);
   if (opencl_depth ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
-    return tracer_real(context, properties, flags, image_format, image_desc, param_name, param_value_size, param_value, param_value_size_ret);
+    return tracer_real(context, properties, flags, image_format, image_desc, param_name,
+                       param_value_size, param_value, param_value_size_ret);
   }
   opencl_depth++;
   struct opencl_clGetImageRequirementsInfoEXT_args tracer_args = {.tracer_start = 0};
@@ -7579,7 +8544,11 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
   bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
   if (tracer_minimal)
     tracer_inflight_push("opencl", 185, tracer_args.tracer_start);
-  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties, tracer_args.flags, tracer_args.image_format, tracer_args.image_desc, tracer_args.param_name, tracer_args.param_value_size, tracer_args.param_value, tracer_args.param_value_size_ret);
+  tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties,
+                                          tracer_args.flags, tracer_args.image_format,
+                                          tracer_args.image_desc, tracer_args.param_name,
+                                          tracer_args.param_value_size, tracer_args.param_value,
+                                          tracer_args.param_value_size_ret);
   if (tracer_minimal)
     tracer_inflight_pop();
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
