@@ -13,8 +13,10 @@
 #                 group (the app too: it dies of it), SIGKILL 2 s later if still running
 #   batch         a batch system's time limit as Slurm applies it: SIGTERM to every
 #                 process of the job step (tracer and app; the app catches it and goes on
-#                 with 30 more rounds, a checkpoint say), then after KillWait (2 s here)
-#                 SIGKILL to every process still there: tracer included
+#                 with 30 more rounds, a checkpoint say, then prints how many SIGTERMs it
+#                 got), then after KillWait (2 s here) SIGKILL to every process still
+#                 there: tracer included. Untraced, the step is the app alone: it gets
+#                 one SIGTERM, and its stdout says so
 # Checks in every scenario: the tally counts exactly the calls the app made before it
 # died (its own count, flushed to disk as it went); the report says how the app ended
 # (JSON app.status and app.exit_code, the text tally's first line, the tracer's message);
@@ -177,6 +179,7 @@ check_run() {
   rrc=0
   "$tracer" -r "$trace" -j -o "$tmp/replay.json" 2>"$tmp/replay.err" || rrc=$?
   check_eq "$label: tracer -r exit status" 0 "$rrc"
+  [ "$rrc" -eq 0 ] || sed 's/^/    /' "$tmp/replay.err"
   if [ -s "$tmp/live.json" ]; then
     same_json "$label: tracer -r gives the same JSON as the live run" "$tmp/live.json" "$tmp/replay.json"
   else

@@ -120,11 +120,7 @@ traced() {
 }
 
 traced root
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1 &&
-  setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups test -r "$tracer" 2>/dev/null; then
-  nobody_setup "$tracer" "$(dirname "$(dirname "$tracer")")/lib/libtracer_opencl.so" "$app"
+if nobody_setup optional "$tracer" "$(dirname "$(dirname "$tracer")")/lib/libtracer_opencl.so" "$app"; then
   traced nobody
-else
-  say "note: the run as nobody (with a private session daemon) is left out: not root, no setpriv, or the build tree is closed to nobody"
 fi
 rel_finish "SIG$sig"

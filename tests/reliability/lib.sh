@@ -7,7 +7,6 @@
 # exits 1 when any failed, so one run reports every requirement it covers.
 
 rel_name=$(basename "$0" .sh)
-rel_dir=$(cd "$(dirname "$0")" && pwd)
 failures=0
 
 say() { echo "$rel_name: $*"; }
@@ -77,6 +76,7 @@ rel_setup() {
   : "${POCL_CACHE_DIR:=$tmp/pocl-cache}"
   export POCL_CACHE_DIR
   mkdir -p "$POCL_CACHE_DIR"
+  # shellcheck disable=SC3045 # dash, bash and busybox sh all have ulimit -c
   ulimit -c 0 2>/dev/null || true # a crashing app leaves no core file
 }
 
@@ -94,7 +94,7 @@ need_exe() { # what path
 # The session name prefix of a tracer with pid PID (cli/session.c, make_name):
 # tracer-<host, unsafe characters as _>-<pid>-<random>.
 session_prefix() {
-  printf 'tracer-%s-%s-' "$(hostname | cut -c1-64 | sed 's/[^A-Za-z0-9_-]/_/g')" "$1"
+  printf 'tracer-%s-%s-' "$(uname -n | cut -c1-64 | sed 's/[^A-Za-z0-9_-]/_/g')" "$1"
 }
 
 # Sessions of the reachable daemon that the tracer with pid PID created.
@@ -187,23 +187,39 @@ skip_if_no_opencl() {
 }
 
 # ---- running as another user ----
-# nobody_setup: prepares $tmp/nobody (home, TMPDIR, PoCL cache, owned by nobody) and
-# $nobody_group; skips the test when this is not root, setpriv is missing, or nobody
-# cannot read and run what it needs (each argument: a file nobody must reach).
+# nobody_setup required|optional FILE...: prepares $tmp/nobody (home, TMPDIR, PoCL cache,
+# owned by nobody) and $nobody_group, for a run as the user nobody. When that cannot be
+# (not root, no setpriv, or nobody cannot read one of the FILEs or write under $tmp), a
+# `required` run skips the test with the reason; an `optional` one returns 1 after
+# saying why.
 nobody_setup() {
-  [ "$(id -u)" = 0 ] || skip "needs root, to run a second tracer as the user nobody"
-  command -v setpriv >/dev/null 2>&1 || skip "setpriv is not installed (util-linux)"
-  id nobody >/dev/null 2>&1 || skip "there is no user nobody"
-  nobody_group=$(id -gn nobody)
-  nobody_dir="$tmp/nobody"
-  mkdir -p "$nobody_dir/home" "$nobody_dir/tmp" "$nobody_dir/pocl" "$nobody_dir/work"
-  chown -R nobody:"$nobody_group" "$nobody_dir"
-  for f in "$@"; do
-    as_nobody test -r "$f" ||
-      skip "the user nobody cannot read $f: the build tree must be readable by nobody (e.g. build under /tmp with umask 022)"
-  done
-  as_nobody test -w "$nobody_dir/work" ||
-    skip "the user nobody cannot write in $nobody_dir (is $tmp or one of its parents closed to others?)"
+  need=$1
+  shift
+  why=""
+  if [ "$(id -u)" != 0 ]; then
+    why="needs root, to run a second tracer as the user nobody"
+  elif ! command -v setpriv >/dev/null 2>&1; then
+    why="setpriv is not installed (util-linux)"
+  elif ! id nobody >/dev/null 2>&1; then
+    why="there is no user nobody"
+  else
+    nobody_group=$(id -gn nobody)
+    nobody_dir="$tmp/nobody"
+    mkdir -p "$nobody_dir/home" "$nobody_dir/tmp" "$nobody_dir/pocl" "$nobody_dir/work"
+    chown -R nobody:"$nobody_group" "$nobody_dir"
+    for f in "$@"; do
+      if ! as_nobody test -r "$f"; then
+        why="the user nobody cannot read $f: the build tree must be readable by nobody (build under a folder others can enter, with umask 022)"
+        break
+      fi
+    done
+    [ -z "$why" ] && ! as_nobody test -w "$nobody_dir/work" &&
+      why="the user nobody cannot write in $nobody_dir (is one of its parent folders closed to others?)"
+  fi
+  [ -z "$why" ] && return 0
+  [ "$need" = required ] && skip "$why"
+  say "note: the run as nobody is left out: $why"
+  return 1
 }
 
 # as_nobody CMD...: runs CMD as nobody, with its own HOME, TMPDIR and PoCL cache.

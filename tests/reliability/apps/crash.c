@@ -8,7 +8,8 @@
  *   exit          _exit(7): no atexit handlers, no destructors, stdio not flushed
  *   wait          waits to be killed from outside (sleeps forever)
  *   term-ignore   catches SIGTERM and goes on: after the first SIGTERM it makes
- *                 AFTER more rounds (think: a checkpoint), then waits to be killed
+ *                 AFTER more rounds (think: a checkpoint), prints how many SIGTERMs
+ *                 it got, then waits to be killed
  *
  * A round is clGetPlatformIDs, clGetPlatformInfo and, every 4th round, clGetDeviceIDs.
  * usage: crash MODE ROUNDS [AFTER] */
@@ -82,7 +83,8 @@ int main(int argc, char **argv) {
       round_of_calls(platform, r);
       sleep_ms(2);
     }
-    printf("crash: %d more rounds after SIGTERM\n", after);
+    printf("crash: %d more rounds after SIGTERM; SIGTERM received %d time(s)\n", after,
+           (int)got_term);
     fflush(stdout);
     for (;;)
       pause();
