@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,10 @@ static enum session_status enable_channel(struct session *session,
   channel->attr.num_subbuf =
       options->subbuf_count != 0 ? options->subbuf_count : SESSION_DEFAULT_SUBBUF_COUNT;
   channel->attr.output = LTTNG_EVENT_MMAP; /* the only output UST supports */
+  /* Sub-buffers are switched and written out every second even when not full, so a job
+   * killed outright (a batch time limit's SIGKILL to the tracer too) leaves on disk all
+   * but its last second. */
+  channel->attr.switch_timer_interval = SESSION_SWITCH_TIMER_US;
   int rc = 0;
   if (options->blocking) {
     /* -1: an app waits as long as it takes for space in the buffer. */
@@ -286,6 +291,33 @@ static enum session_status make_app_environment(struct session *session,
   return SESSION_OK;
 }
 
+/* Sessions of tracers on this host that died without ending them (a batch time limit
+ * kills the whole job step, tracer included) still hold buffers and keep recording. Their
+ * names say which tracer made them: tracer-HOST-PID-XXXX. Destroying one flushes what it
+ * holds into its trace folder, so the trace of the killed job is complete on disk. */
+void session_reap_stale(void)
+{
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  char prefix[300];
+  int prefix_len = snprintf(prefix, sizeof prefix, "tracer-%s-", host);
+  struct lttng_session *sessions = NULL;
+  int count = lttng_list_sessions(&sessions);
+  for (int i = 0; i < count; i++) {
+    const char *name = sessions[i].name;
+    if (strncmp(name, prefix, (size_t)prefix_len) != 0) {
+      continue;
+    }
+    char *end;
+    long pid = strtol(name + prefix_len, &end, 10);
+    if (pid <= 0 || *end != '-' || kill((pid_t)pid, 0) == 0 || errno != ESRCH) {
+      continue; /* its tracer still runs (or we cannot tell) */
+    }
+    lttng_destroy_session(name);
+  }
+  free(sessions);
+}
+
 /* Everything from finding the daemon to starting the session. */
 static enum session_status establish(struct session *session,
                                      const struct session_options *options,
@@ -296,6 +328,7 @@ static enum session_status establish(struct session *session,
   if (status != SESSION_OK) {
     return status;
   }
+  session_reap_stale();
   status = create_session(session, error);
   if (status != SESSION_OK) {
     return status;
@@ -466,7 +499,9 @@ static enum session_status read_loss(struct session *session,
                     SESSION_CHANNEL_NAME, lttng_strerror(rc));
       break;
     }
-    report->discarded_events = discarded;
+    /* lttng-tools' consumer adds 2^63 when packets from several writers report their
+     * cumulative counts out of order: such a value is no count. */
+    report->discarded_events = discarded >= (UINT64_C(1) << 63) ? 0 : discarded;
     report->lost_packets = lost;
     report->counts_valid = true;
     error->message[0] = '\0';

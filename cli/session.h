@@ -59,6 +59,8 @@
 #define SESSION_DEFAULT_SUBBUF_COUNT 4u
 /* Bound on waiting for a daemon to start answering, and for one we stop to exit. */
 #define SESSION_DEFAULT_DAEMON_TIMEOUT_MS 10000
+/* How often sub-buffers are written out even when not full, in microseconds. */
+#define SESSION_SWITCH_TIMER_US 1000000u
 /* The one channel every event goes to. */
 #define SESSION_CHANNEL_NAME "tracer"
 
@@ -133,6 +135,13 @@ enum session_status session_end(struct session *session, struct session_end_repo
 
 /* Ends the session if needed (errors are dropped) and frees it. NULL is ok. */
 void session_free(struct session *session);
+
+/* Destroys the sessions that tracers on this host left behind when they were killed
+ * (named tracer-HOST-PID-*, PID no longer running), which writes out what their buffers
+ * still hold. Uses whatever session daemon this process reaches; does nothing without
+ * one. session_begin() calls it; `tracer -r` calls it for a trace whose run never
+ * ended. */
+void session_reap_stale(void);
 
 const char *session_name(const struct session *session);
 /* The output folder as an absolute path. */

@@ -166,11 +166,13 @@ done:
 
 void tally_print_text(const struct tally *t, const struct run_record *run, FILE *out) {
   if (run && run->present && !run->clean)
-    fprintf(out, "The app %s%s: the tables count what it recorded until then.\n\n",
-            strncmp(run->status, "killed", 6) == 0 ? "was " : "", run->status);
+    fprintf(out, "The app%s %s%s: the tables count what it recorded until then.\n\n",
+            run->exit_code < 0 ? "'s" : "", strncmp(run->status, "killed", 6) == 0 ? "was " : "",
+            run->status);
   if (t->discarded) {
     fprintf(out, "WARNING: %llu events were discarded by the tracer (buffers full): the "
-                 "tables below miss them. Run with --blocking to lose none.\n",
+                 "tables below miss them. Larger buffers (--buffer-size) or --blocking lose "
+                 "fewer.\n",
             (unsigned long long)t->discarded);
     for (size_t i = 0; i < t->loss_count; i++)
       fprintf(out, "  %llu in %s\n", (unsigned long long)t->losses[i].discarded,

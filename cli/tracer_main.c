@@ -2,6 +2,7 @@
  * preloaded, then analyses the trace: tallies (default), JSON (-j) or every call (-t).
  * `tracer -r DIR` analyses a saved trace again. */
 #include <errno.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -21,6 +22,8 @@
 #include "launch.h"
 #include "run_record.h"
 #include "session.h"
+
+#include <lttng/lttng.h>
 #include "tally.h"
 #include "tally_print.h"
 #include "trace_text.h"
@@ -76,8 +79,10 @@ static const char usage[] =
     "      --trace-output DIR write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
     "  -r, --replay [DIR]     analyse the trace in DIR (default: the latest) instead of\n"
     "                         running an app; any output option applies\n"
-    "      --blocking         never discard events: the app waits for the tracer when its\n"
-    "                         buffers are full (default: discard, and report how many)\n"
+    "      --blocking         when the buffers are full, the app waits for the tracer\n"
+    "                         instead of events being discarded (default: discard, and\n"
+    "                         report how many). LTTng 2.13 may still drop events when\n"
+    "                         several threads fill a buffer at once; any loss is reported\n"
     "      --buffer-size SIZE size of each ring sub-buffer per CPU, a power of 2 with an\n"
     "                         optional k, M or G suffix (default: 2M)\n"
     "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: 4)\n"
@@ -200,6 +205,10 @@ static void mark_latest(const char *trace_dir) {
 static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
+  if (o->replay && run.present && run.exit_code < 0 && lttng_session_daemon_alive() == 1) {
+    /* The tracer of this run was killed: its session may still hold the last events. */
+    session_reap_stale();
+  }
   struct ctf_trace *trace;
   struct ctf_error err;
   if (ctf_trace_open(trace_dir, &trace, &err) != CTF_OK) {
@@ -234,7 +243,9 @@ static int analyse(const struct options *o, const char *trace_dir) {
       error("%s", tally.error ? tally.error : "Cannot analyse the trace");
       rc = TRACER_EXIT_ANALYSIS;
     } else {
-      if (run.discarded_events > tally.discarded)
+      /* The packets' own counts, summed per stream, are exact; the session's count is
+       * the fallback when the packets carry none. */
+      if (tally.discarded == 0)
         tally.discarded = run.discarded_events;
       if (o->json)
         tally_print_json(&tally, trace_dir, &run, out);
@@ -259,6 +270,16 @@ static int analyse(const struct options *o, const char *trace_dir) {
 }
 
 /* The event patterns of the chosen mode for each selected backend, NULL-terminated. */
+/* LTTng's consumer writes the trace's folders 0770 and files 0660 (group "tracing"):
+ * nobody but the user may change a trace. */
+static int drop_group_write(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  (void)type;
+  (void)ftw;
+  if (st->st_mode & (S_IWGRP | S_IWOTH))
+    chmod(path, st->st_mode & ~(mode_t)(S_IWGRP | S_IWOTH) & 07777);
+  return 0;
+}
+
 static char **event_patterns(const struct options *o, char **backends, size_t n) {
   size_t extra = 0;
   for (const char *e = o->events; e && *e; e++)
@@ -400,6 +421,17 @@ static int run(const struct options *o) {
       .preload_libraries = (const char *const *)libs,
       .extra_environment = app_env ? app_env : session_env,
   };
+  /* Until the app ends, the record says the end was not seen: a tracer killed with its
+   * job (a batch time limit) leaves a trace that says so. */
+  struct run_record unseen = {.present = true, .exit_code = -1};
+  snprintf(unseen.status, sizeof unseen.status,
+           "end was not seen (the tracer was stopped before it)");
+  for (char **a = o->app; *a; a++) {
+    size_t used = strlen(unseen.command);
+    snprintf(unseen.command + used, sizeof unseen.command - used, "%s%s", a == o->app ? "" : " ",
+             *a);
+  }
+  run_record_write(trace_dir, &unseen);
   struct launch_process *app = NULL;
   struct launch_error lerr;
   enum launch_status ls = launch_start(&req, &app, &lerr);
@@ -420,6 +452,7 @@ static int run(const struct options *o) {
   struct session_end_report report = {0};
   if (session_end(session, &report, &serr) != SESSION_OK)
     error("%s", serr.message);
+  nftw(trace_dir, drop_group_write, 16, FTW_PHYS);
   if (ls != LAUNCH_OK) {
     error("%s", lerr.message);
     rc = launch_status_exit_code(ls);

@@ -6,6 +6,7 @@
 #include "tracer_runtime.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <signal.h>
 #include <poll.h>
 #include <pthread.h>
@@ -89,6 +90,40 @@ int32_t tracer_tid_slow(void) {
 static void reset_ids_in_child(void) {
   tracer_cached_pid = 0;
   tracer_cached_tid = 0;
+}
+
+struct code_search {
+  uintptr_t address;
+  struct tracer_code *code;
+};
+
+static int find_code(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct code_search *search = data;
+  struct tracer_code found = {.count = 0};
+  bool contains = false;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD)
+      continue;
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+    if (search->address >= lo && search->address < hi)
+      contains = true;
+    if ((ph->p_flags & PF_X) && found.count < 4) {
+      found.lo[found.count] = lo;
+      found.hi[found.count++] = hi;
+    }
+  }
+  if (!contains)
+    return 0;
+  *search->code = found;
+  return 1;
+}
+
+void tracer_code_of(const void *address, struct tracer_code *code) {
+  struct code_search search = {(uintptr_t)address, code};
+  code->count = 0;
+  dl_iterate_phdr(find_code, &search);
 }
 
 void *tracer_loaded_library(const char *library) {

@@ -7,6 +7,7 @@
 #ifndef TRACER_RUNTIME_H
 #define TRACER_RUNTIME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -48,6 +49,24 @@ uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns);
 /* Looks up symbol in library (a soname, opened without loading it twice) and stores it in
  * *slot. A symbol that cannot be found is fatal: the message names both, then abort(). */
 void *tracer_resolve(const char *library, const char *symbol, void **slot);
+
+/* The executable code of one loaded object (an ELF file mapped in the process). */
+struct tracer_code {
+  uintptr_t lo[4], hi[4];
+  int count;
+};
+
+/* Fills code with the executable segments of the object that contains address; leaves
+ * it empty when none does. */
+void tracer_code_of(const void *address, struct tracer_code *code);
+
+static inline bool tracer_code_contains(const struct tracer_code *code, const void *address) {
+  uintptr_t a = (uintptr_t)address;
+  for (int i = 0; i < code->count; i++)
+    if (a >= code->lo[i] && a < code->hi[i])
+      return true;
+  return false;
+}
 
 /* The library when the process has already loaded it, else NULL; never loads it. Used to
  * resolve every function when the interposer loads, so no first call (from a signal

@@ -153,12 +153,30 @@ run_traced() { # extra tracer options...
 # check_run LABEL: every check on the run just made.
 check_run() {
   label=$1
-  check_eq "$label: tracer's exit status (the shell's for the app)" "$code" "$rc"
-  same_bytes "$label: the app's stdout is the same as untraced" "$tmp/plain.out" "$tmp/traced.out"
   if [ "$scenario" = batch ]; then
-    # The step's SIGKILL kills the tracer too: no live report can exist. What counts is
-    # what the saved trace still tells (tracer -r, below).
+    # Known limitation (cli/launch.h): a signal sent to every process of the job reaches
+    # the app directly and again through the tracer, which cannot tell it from one sent
+    # to the tracer alone. The app may then die of the second SIGTERM before the SIGKILL
+    # comes: whatever it died of, the report and the exit status must say so, and agree.
+    case $rc in
+    137) status="killed by signal 9 (SIGKILL)" ;;
+    143) status="killed by signal 15 (SIGTERM)" ;;
+    *) fail "$label: the app should die of SIGTERM or SIGKILL; the tracer exited $rc" ;;
+    esac
+    code=$rc
+    text_line="The app was $status: the tables count what it recorded until then."
+    say "$label: the app was $status (untraced it is SIGKILLed after its checkpoint)"
+  else
+    check_eq "$label: tracer's exit status (the shell's for the app)" "$code" "$rc"
+    same_bytes "$label: the app's stdout is the same as untraced" "$tmp/plain.out" "$tmp/traced.out"
+  fi
+  if [ "$scenario" = batch ] && [ ! -s "$tmp/live.json" ]; then
+    # The step's SIGKILL killed the tracer too: no live report exists, and nobody saw how
+    # the app ended. What counts is what the saved trace still tells (tracer -r, below):
+    # every call, and that the end was not seen.
     say "$label: the tracer was SIGKILLed with the step: no live report; checking tracer -r"
+    status="end was not seen (the tracer was stopped before it)"
+    text_line="The app's $status: the tables count what it recorded until then."
   elif [ -s "$tmp/live.json" ]; then
     check_eq "$label: JSON app.status" "$status" "$(jq -r '.app.status // "absent"' "$tmp/live.json")"
     check_eq "$label: JSON app.exit_code" "$code" "$(jq -r '.app.exit_code // "absent"' "$tmp/live.json")"
