@@ -386,10 +386,15 @@ void ctf_cursor_close(struct ctf_cursor *cursor);
 
 /* The next event: CTF_OK with *event set, CTF_END after the last one, or an error that
  * names the file, packet and byte offset. Events yielded before an error were fully
- * read; after an error the cursor keeps returning it. Payloads are skipped, not decoded
- * (decode them with ctf_event_decode_payload()). */
+ * read. A damaged event inside a packet the file holds whole is reported once, and the
+ * next call goes on with the following packet; any other error (a truncated file, a
+ * broken packet header) is returned by every later call: ctf_cursor_failed() tells
+ * which. Payloads are skipped, not decoded (decode them with ctf_event_decode_payload()). */
 enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_event **event,
                                 struct ctf_error *error);
+
+/* True once the cursor cannot go on: its last error is returned by every later call. */
+bool ctf_cursor_failed(const struct ctf_cursor *cursor);
 
 /* The packet the last event came from (NULL before the first one). */
 const struct ctf_packet *ctf_cursor_packet(const struct ctf_cursor *cursor);
@@ -409,8 +414,9 @@ enum ctf_status ctf_merge_open(const struct ctf_trace *trace, const size_t *stre
                                struct ctf_error *error);
 void ctf_merge_close(struct ctf_merge *merge);
 
-/* Like ctf_cursor_next(). When a stream fails, its error is returned once and that
- * stream leaves the merge; the next call goes on with the others. */
+/* Like ctf_cursor_next(). A stream's error is returned once; a stream that can go on
+ * (see ctf_cursor_next()) stays in the merge, one that cannot leaves it; the next call
+ * goes on with the others. */
 enum ctf_status ctf_merge_next(struct ctf_merge *merge, const struct ctf_event **event,
                                struct ctf_error *error);
 

@@ -203,6 +203,38 @@ static enum ctf_status stream_fail(struct ctf_cursor *cursor, struct ctf_error *
   return CTF_ERR_DATA;
 }
 
+/* A damaged event inside a packet that the file holds whole: the error is reported once
+ * and reading goes on with the next packet, whose position the packet header gave. A
+ * damage the cursor cannot step over (a truncated file, a broken packet header) stays:
+ * stream_fail(). */
+static enum ctf_status event_fail(struct ctf_cursor *cursor, struct ctf_error *error,
+                                  uint64_t bit, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static enum ctf_status event_fail(struct ctf_cursor *cursor, struct ctf_error *error,
+                                  uint64_t bit, const char *format, ...) {
+  char detail[1024];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(detail, sizeof detail, format, args);
+  va_end(args);
+  if (cursor->packet_cut)
+    return stream_fail(cursor, error, bit, "%s", detail);
+  if (error)
+    ctf_fail(error, CTF_ERR_DATA,
+             "Cannot read stream: file=%s, packet=%llu, offset=%llu: %s (the rest of this "
+             "packet is skipped)",
+             cursor->stream->path, (unsigned long long)cursor->packet_index,
+             (unsigned long long)(cursor->packet_offset + bit / 8), detail);
+  cursor->in_packet = false;
+  cursor->packet_offset += cursor->packet.size / 8;
+  cursor->packet_index++;
+  cursor->has_event = false;
+  return CTF_ERR_DATA;
+}
+
+bool ctf_cursor_failed(const struct ctf_cursor *cursor) { return cursor->failed != CTF_OK; }
+
 /* Why reading stopped: the file ends before the packet's content does. */
 static const char *cut_reason(const struct ctf_cursor *cursor) {
   if (cursor->packet_cut && cursor->content_end < cursor->packet.content_size)
@@ -370,24 +402,24 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
       .end = cursor->content_end, .registers = cursor->registers, .clock = cursor->clock};
   uint64_t start = cursor->position;
   if (sc->event_header_plan && ctf_exec_scope(sc->event_header_plan, &x) != CTF_OK)
-    return stream_fail(cursor, error, x.position, "Cannot read event header: %s%s",
+    return event_fail(cursor, error, x.position, "Cannot read event header: %s%s",
                        x.failure, cut_reason(cursor));
   const struct ctf_event_class_private *ec = ctf_stream_class_event(sc, x.event_id);
   if (!ec)
-    return stream_fail(cursor, error, start, "Cannot read event: no event class has "
+    return event_fail(cursor, error, start, "Cannot read event: no event class has "
                                              "id=%llu in stream class %llu",
                        (unsigned long long)x.event_id, (unsigned long long)sc->pub.id);
   if (sc->event_context_plan) {
     x.values = cursor->stream_context_values;
     if (ctf_exec_scope(sc->event_context_plan, &x) != CTF_OK)
-      return stream_fail(cursor, error, x.position, "Cannot read event context: event=%s: "
+      return event_fail(cursor, error, x.position, "Cannot read event context: event=%s: "
                                                     "%s%s", ec->pub.name, x.failure,
                          cut_reason(cursor));
   }
   if (ec->context_plan) {
     x.values = cursor->event_context_values;
     if (ctf_exec_scope(ec->context_plan, &x) != CTF_OK)
-      return stream_fail(cursor, error, x.position, "Cannot read event context: event=%s: "
+      return event_fail(cursor, error, x.position, "Cannot read event context: event=%s: "
                                                     "%s%s", ec->pub.name, x.failure,
                          cut_reason(cursor));
   }
@@ -397,12 +429,12 @@ enum ctf_status ctf_cursor_next(struct ctf_cursor *cursor, const struct ctf_even
     payload = (x.position + ec->payload_plan->alignment - 1) &
               ~(uint64_t)(ec->payload_plan->alignment - 1);
     if (ctf_exec_scope(ec->payload_plan, &x) != CTF_OK)
-      return stream_fail(cursor, error, x.position, "Cannot read event payload: event=%s: "
+      return event_fail(cursor, error, x.position, "Cannot read event payload: event=%s: "
                                                     "%s%s", ec->pub.name, x.failure,
                          cut_reason(cursor));
   }
   if (x.position == start)   /* no header and nothing else: it would never advance */
-    return stream_fail(cursor, error, start, "Cannot read event: event=%s takes 0 bits",
+    return event_fail(cursor, error, start, "Cannot read event: event=%s takes 0 bits",
                        ec->pub.name);
   cursor->position = x.position;
   cursor->clock = x.clock;

@@ -116,8 +116,11 @@ enum ctf_status ctf_merge_next(struct ctf_merge *merge, const struct ctf_event *
     enum ctf_status status = ctf_cursor_next(cursor, &next, error);
     if (status == CTF_END)
       continue;
-    if (status != CTF_OK)
-      return status;   /* this stream leaves the merge; the others go on */
+    if (status != CTF_OK) {
+      if (!ctf_cursor_failed(cursor))
+        merge->pending_count++; /* it skipped a damaged packet: it goes on */
+      return status;           /* else this stream leaves the merge; the others go on */
+    }
     const struct ctf_stream_class *sc = next->event_class->stream_class;
     heap_push(merge, (struct merge_entry){ctf_clock_to_ns(sc->clock, next->timestamp),
                                           merge->pending_streams[last], cursor, next});

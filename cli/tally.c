@@ -210,7 +210,14 @@ static void read_stream(struct worker *w, size_t stream) {
   const struct ctf_event *ev;
   uint64_t last_offset = 0, count = 0;
   enum ctf_status st;
-  while ((st = ctf_cursor_next(cursor, &ev, &error)) == CTF_OK) {
+  for (;;) {
+    st = ctf_cursor_next(cursor, &ev, &error);
+    if (st != CTF_OK) {
+      if (st == CTF_END || ctf_cursor_failed(cursor))
+        break;
+      set_error(t, error.message); /* a damaged packet, skipped: the rest still counts */
+      continue;
+    }
     t->events++;
     if (ev->packet->index != packet) {
       packet = ev->packet->index;
@@ -230,7 +237,7 @@ static void read_stream(struct worker *w, size_t stream) {
       last_offset = ev->offset;
     }
   }
-  if (st != CTF_END)
+  if (st != CTF_END && ctf_cursor_failed(cursor))
     set_error(t, error.message);
   const struct ctf_stream *s = ctf_trace_stream(w->trace, stream);
   atomic_fetch_add(&w->progress->bytes_done, s->file_size - last_offset);
