@@ -441,7 +441,10 @@ static enum ctf_status event_entry(struct ctf_parser *p, const struct block_entr
     return status;
   }
   if (!strcmp(e->name, "fields")) {
-    status = require_struct(p, e);
+    /* `fields = VALUE` has no type to read the fields of (a NULL dereference found by
+     * tests/fuzz/fuzz_ctf_metadata.c): stop at the error. */
+    if ((status = require_struct(p, e)) != CTF_OK)
+      return status;
     ec->pub.payload = e->type;
     ec->pub.fields = e->type->u.structure.fields;
     ec->pub.field_count = e->type->u.structure.field_count;

@@ -28,6 +28,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->start = info->status = info->function_field = -1;
   info->pid = ctf_event_class_field_index(c, "pid");
   info->tid = ctf_event_class_field_index(c, "tid");
+  info->ids = ctf_event_class_field_index(c, "ids");
   info->device_backend = info->device_kind = info->device_name = -1;
   info->device_bytes = info->device_queue = info->device_end = -1;
   const char *colon = strchr(c->name, ':');
@@ -61,9 +62,8 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->backend = backend_index(desc);
   if (strcmp(event, "call") == 0) {
     info->role = EVENT_CALL;
-    info->function_field = ctf_event_class_field_index(c, "function");
+    info->function_field = ctf_event_class_field_index(c, "call"); /* packed, see .h */
     info->start = ctf_event_class_field_index(c, "start");
-    info->status = ctf_event_class_field_index(c, "status");
     return;
   }
   size_t stem;
@@ -126,6 +126,12 @@ static bool payload_int(const struct ctf_event *ev, int field, int64_t *out) {
 
 bool event_map_ids(const struct event_map *map, const struct event_info *info,
                    const struct ctf_event *ev, int64_t *pid, int64_t *tid) {
+  int64_t ids;
+  if (payload_int(ev, info->ids, &ids)) {
+    *pid = (int64_t)((uint64_t)ids >> 32);
+    *tid = (int64_t)(uint32_t)(uint64_t)ids;
+    return true;
+  }
   if (payload_int(ev, info->pid, pid) && payload_int(ev, info->tid, tid))
     return true;
   return ctf_event_context_int(ev, map->vpid_key, pid) &&

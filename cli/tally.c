@@ -129,15 +129,21 @@ static void note_actor(struct tally_backend *b, const struct event_map *map,
 static void on_call(struct tally *t, const struct event_map *map, const struct event_info *info,
                     const struct ctf_event *ev, int host) {
   struct tally_backend *b = &t->backends[info->backend];
-  int64_t start = 0, status = 0, function = info->function;
-  if (info->role == EVENT_CALL && !field_int(ev, info->function_field, &function))
-    return;
+  int64_t start = 0, status = 0, function = info->function, packed;
+  bool has_status = info->status >= 0 && field_int(ev, info->status, &status);
+  if (info->role == EVENT_CALL) {
+    if (!field_int(ev, info->function_field, &packed))
+      return;
+    event_map_unpack_call((uint64_t)packed, &function, &status);
+    has_status = true;
+  }
   if (function < 0 || (uint64_t)function >= b->function_count || !field_int(ev, info->start, &start))
     return;
   uint64_t end = event_ns(ev);
   uint64_t ns = end >= (uint64_t)start ? end - (uint64_t)start : 0;
-  bool error = info->status >= 0 && field_int(ev, info->status, &status) &&
-               status != info->desc->success;
+  /* Packed statuses keep 32 bits: compare them as such. */
+  bool error = has_status && (info->role == EVENT_CALL ? (int32_t)status != (int32_t)info->desc->success
+                                                       : status != info->desc->success);
   stat_add(&b->host[function], ns, error);
   note_actor(b, map, info, ev, host, false);
 }

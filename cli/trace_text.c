@@ -227,10 +227,20 @@ static bool print_function(FILE *out, const struct event_info *info, const struc
     return false;
   const struct tracer_backend_desc *b = info->role == EVENT_CALL ? info->desc : backend_of(values, info);
   const struct ctf_value *v = &values[field];
-  uint64_t index = v->kind == CTF_VALUE_SIGNED ? (uint64_t)v->u.s : v->u.u;
-  if (!b || index >= b->function_count)
+  uint64_t raw = v->kind == CTF_VALUE_SIGNED ? (uint64_t)v->u.s : v->u.u;
+  int64_t index = (int64_t)raw, status = 0;
+  if (info->role == EVENT_CALL)
+    event_map_unpack_call(raw, &index, &status);
+  if (!b || index < 0 || (uint64_t)index >= b->function_count)
     return false;
   fputs(b->functions[index].name, out);
+  if (info->role == EVENT_CALL) {
+    /* The packed field holds the status too: show it by name, as other events do. */
+    struct ctf_value sv = {.kind = CTF_VALUE_SIGNED};
+    sv.u.s = status;
+    fputs(", status: ", out);
+    print_int(out, &sv, b->status_names);
+  }
   return true;
 }
 
@@ -261,10 +271,12 @@ static void print_event(FILE *out, const struct event_map *map, const struct ctf
       /* start is the tracer's own bookkeeping (durations are in the tally); the ids are
        * already at the head of the line. */
       if (is_length_of_next(c, i) || (int)i == info->pid || (int)i == info->tid ||
+          (int)i == info->ids ||
           (info->role != EVENT_OTHER && info->role != EVENT_UNFINISHED &&
            strcmp(name, "start") == 0))
         continue;
-      fprintf(out, "%s %s: ", first ? "" : ",", name);
+      fprintf(out, "%s %s: ", first ? "" : ",",
+              info->role == EVENT_CALL && (int)i == info->function_field ? "function" : name);
       first = false;
       const struct tracer_field_format *format = format_of(info, name);
       struct tracer_field_format status_format = {"status", NULL, NULL};

@@ -451,11 +451,29 @@ static struct tree *build_function(struct view *v, const struct model_function *
   }
   tree_set_string(fn, "status_field", slot ? "status" : returns && tree_get(fn, "status") &&
                   strcmp(tree_get(fn, "status")->string, "0") ? "result" : "");
-  tree_set_bool(fn, "hook_before", matches(&v->s->trace.before, f->name));
-  tree_set_bool(fn, "hook_after", matches(&v->s->trace.after, f->name));
+  bool before = matches(&v->s->trace.before, f->name);
+  bool after = matches(&v->s->trace.after, f->name);
+  tree_set_bool(fn, "hook_before", before);
+  tree_set_bool(fn, "hook_after", after);
   const struct spec_command *c = command_of(v->s, f->name);
   if (c)
     build_command(v, f, c, fn);
+  /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
+  if (!before && !after && !c && !slot) {
+    struct tree *lean = tree_set(fn, "lean", tree_map());
+    char *call_lean = wrap_list(returns ? "tracer_result = tracer_real" : "tracer_real",
+                                tree_get(fn, "direct_args")->string, ";", 4);
+    tree_set_string(lean, "call", call_lean);
+    free(call_lean);
+    if (returns) {
+      char *decl = typed_decl(f->result->spelling, "tracer_result");
+      tree_set_string(lean, "result_decl", decl);
+      free(decl);
+    }
+    tree_set_string(lean, "status", returns && strcmp(tree_get(fn, "status")->string, "0")
+                                        ? "(int64_t)tracer_result"
+                                        : "0");
+  }
   return fn;
 }
 

@@ -421,6 +421,19 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 0, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(num_entries, platforms, num_platforms);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 0, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetPlatformIDs_args tracer_args = {.tracer_start = 0};
   tracer_args.num_entries = num_entries;
@@ -458,6 +471,20 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 1, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(platform, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 1, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetPlatformInfo_args tracer_args = {.tracer_start = 0};
@@ -500,6 +527,19 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(platform, device_type, num_entries, devices, num_devices);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 2, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(platform, device_type, num_entries, devices, num_devices);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 2, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetDeviceIDs_args tracer_args = {.tracer_start = 0};
   tracer_args.platform = platform;
@@ -540,6 +580,20 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 3, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(device, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 3, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetDeviceInfo_args tracer_args = {.tracer_start = 0};
@@ -582,6 +636,19 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 4, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 4, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clCreateSubDevices_args tracer_args = {.tracer_start = 0};
   tracer_args.in_device = in_device;
@@ -622,6 +689,19 @@ cl_int clRetainDevice(cl_device_id device) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(device);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 5, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(device);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 5, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clRetainDevice_args tracer_args = {.tracer_start = 0};
   tracer_args.device = device;
@@ -655,6 +735,19 @@ cl_int clReleaseDevice(cl_device_id device) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(device);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 6, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(device);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 6, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseDevice_args tracer_args = {.tracer_start = 0};
@@ -690,6 +783,19 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context, device, command_queue);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 7, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context, device, command_queue);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 7, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clSetDefaultDeviceCommandQueue_args tracer_args = {.tracer_start = 0};
@@ -729,6 +835,19 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(device, device_timestamp, host_timestamp);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 8, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(device, device_timestamp, host_timestamp);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 8, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetDeviceAndHostTimer_args tracer_args = {.tracer_start = 0};
   tracer_args.device = device;
@@ -765,6 +884,19 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(device, host_timestamp);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 9, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(device, host_timestamp);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 9, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetHostTimer_args tracer_args = {.tracer_start = 0};
@@ -894,6 +1026,19 @@ cl_int clRetainContext(cl_context context) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 12, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 12, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clRetainContext_args tracer_args = {.tracer_start = 0};
   tracer_args.context = context;
@@ -927,6 +1072,19 @@ cl_int clReleaseContext(cl_context context) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 13, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 13, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseContext_args tracer_args = {.tracer_start = 0};
@@ -962,6 +1120,20 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 14, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 14, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetContextInfo_args tracer_args = {.tracer_start = 0};
@@ -1003,6 +1175,19 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context, pfn_notify, user_data);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 15, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context, pfn_notify, user_data);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 15, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clSetContextDestructorCallback_args tracer_args = {.tracer_start = 0};
@@ -1085,6 +1270,19 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 17, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 17, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clRetainCommandQueue_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -1118,6 +1316,19 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 18, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 18, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseCommandQueue_args tracer_args = {.tracer_start = 0};
@@ -1155,6 +1366,20 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, param_name, param_value_size, param_value,
                        param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 19, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 19, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetCommandQueueInfo_args tracer_args = {.tracer_start = 0};
@@ -1471,6 +1696,19 @@ cl_int clRetainMemObject(cl_mem memobj) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(memobj);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 26, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(memobj);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 26, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clRetainMemObject_args tracer_args = {.tracer_start = 0};
   tracer_args.memobj = memobj;
@@ -1504,6 +1742,19 @@ cl_int clReleaseMemObject(cl_mem memobj) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(memobj);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 27, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(memobj);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 27, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseMemObject_args tracer_args = {.tracer_start = 0};
@@ -1540,6 +1791,20 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 28, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context, flags, image_type, num_entries, image_formats,
+                                num_image_formats);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 28, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetSupportedImageFormats_args tracer_args = {.tracer_start = 0};
@@ -1583,6 +1848,20 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 29, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(memobj, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 29, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetMemObjectInfo_args tracer_args = {.tracer_start = 0};
   tracer_args.memobj = memobj;
@@ -1623,6 +1902,20 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 30, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(image, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 30, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetImageInfo_args tracer_args = {.tracer_start = 0};
@@ -1665,6 +1958,20 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 31, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(pipe, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 31, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetPipeInfo_args tracer_args = {.tracer_start = 0};
   tracer_args.pipe = pipe;
@@ -1706,6 +2013,19 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 32, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(memobj, pfn_notify, user_data);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 32, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clSetMemObjectDestructorCallback_args tracer_args = {.tracer_start = 0};
   tracer_args.memobj = memobj;
@@ -1742,6 +2062,19 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context, flags, size, alignment);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 33, tracer_start);
+    void *tracer_result;
+    tracer_result = tracer_real(context, flags, size, alignment);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 33, tracer_start, 0);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clSVMAlloc_args tracer_args = {.tracer_start = 0};
@@ -1780,6 +2113,18 @@ void clSVMFree(cl_context context, void *svm_pointer) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     tracer_real(context, svm_pointer);
+    return;
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 34, tracer_start);
+    tracer_real(context, svm_pointer);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 34, tracer_start, 0);
+    opencl_depth--;
     return;
   }
   opencl_depth++;
@@ -1858,6 +2203,19 @@ cl_int clRetainSampler(cl_sampler sampler) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(sampler);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 36, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(sampler);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 36, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clRetainSampler_args tracer_args = {.tracer_start = 0};
   tracer_args.sampler = sampler;
@@ -1891,6 +2249,19 @@ cl_int clReleaseSampler(cl_sampler sampler) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(sampler);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 37, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(sampler);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 37, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseSampler_args tracer_args = {.tracer_start = 0};
@@ -1926,6 +2297,20 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 38, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(sampler, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 38, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetSamplerInfo_args tracer_args = {.tracer_start = 0};
@@ -2148,6 +2533,19 @@ cl_int clRetainProgram(cl_program program) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(program);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 43, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(program);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 43, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clRetainProgram_args tracer_args = {.tracer_start = 0};
   tracer_args.program = program;
@@ -2181,6 +2579,19 @@ cl_int clReleaseProgram(cl_program program) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(program);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 44, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(program);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 44, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseProgram_args tracer_args = {.tracer_start = 0};
@@ -2216,6 +2627,19 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 45, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 45, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clBuildProgram_args tracer_args = {.tracer_start = 0};
@@ -2261,6 +2685,20 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
                        header_include_names, pfn_notify, user_data);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 46, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(program, num_devices, device_list, options, num_input_headers,
+                                input_headers, header_include_names, pfn_notify, user_data);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 46, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clCompileProgram_args tracer_args = {.tracer_start = 0};
@@ -2362,6 +2800,19 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(program, pfn_notify, user_data);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 48, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(program, pfn_notify, user_data);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 48, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clSetProgramReleaseCallback_args tracer_args = {.tracer_start = 0};
   tracer_args.program = program;
@@ -2399,6 +2850,19 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(program, spec_id, spec_size, spec_value);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 49, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(program, spec_id, spec_size, spec_value);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 49, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clSetProgramSpecializationConstant_args tracer_args = {.tracer_start = 0};
@@ -2438,6 +2902,19 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(platform);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 50, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(platform);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 50, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clUnloadPlatformCompiler_args tracer_args = {.tracer_start = 0};
   tracer_args.platform = platform;
@@ -2472,6 +2949,20 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 51, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(program, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 51, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetProgramInfo_args tracer_args = {.tracer_start = 0};
@@ -2515,6 +3006,20 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(program, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 52, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(program, device, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 52, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetProgramBuildInfo_args tracer_args = {.tracer_start = 0};
@@ -2599,6 +3104,19 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(program, num_kernels, kernels, num_kernels_ret);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 54, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(program, num_kernels, kernels, num_kernels_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 54, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clCreateKernelsInProgram_args tracer_args = {.tracer_start = 0};
   tracer_args.program = program;
@@ -2675,6 +3193,19 @@ cl_int clRetainKernel(cl_kernel kernel) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 56, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 56, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clRetainKernel_args tracer_args = {.tracer_start = 0};
   tracer_args.kernel = kernel;
@@ -2709,6 +3240,19 @@ cl_int clReleaseKernel(cl_kernel kernel) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 57, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 57, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clReleaseKernel_args tracer_args = {.tracer_start = 0};
   tracer_args.kernel = kernel;
@@ -2742,6 +3286,19 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel, arg_index, arg_size, arg_value);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 58, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel, arg_index, arg_size, arg_value);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 58, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clSetKernelArg_args tracer_args = {.tracer_start = 0};
@@ -2781,6 +3338,19 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel, arg_index, arg_value);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 59, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel, arg_index, arg_value);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 59, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clSetKernelArgSVMPointer_args tracer_args = {.tracer_start = 0};
   tracer_args.kernel = kernel;
@@ -2818,6 +3388,19 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 60, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 60, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clSetKernelExecInfo_args tracer_args = {.tracer_start = 0};
@@ -2857,6 +3440,20 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 61, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 61, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetKernelInfo_args tracer_args = {.tracer_start = 0};
@@ -2899,6 +3496,20 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                        param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 62, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 62, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetKernelArgInfo_args tracer_args = {.tracer_start = 0};
@@ -2944,6 +3555,20 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 63, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel, device, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 63, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetKernelWorkGroupInfo_args tracer_args = {.tracer_start = 0};
@@ -2991,6 +3616,20 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
     return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
                        param_value, param_value_size_ret);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 64, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel, device, param_name, input_value_size, input_value,
+                                param_value_size, param_value, param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 64, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetKernelSubGroupInfo_args tracer_args = {.tracer_start = 0};
   tracer_args.kernel = kernel;
@@ -3036,6 +3675,19 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(num_events, event_list);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 65, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(num_events, event_list);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 65, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clWaitForEvents_args tracer_args = {.tracer_start = 0};
   tracer_args.num_events = num_events;
@@ -3071,6 +3723,20 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 66, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(event, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 66, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetEventInfo_args tracer_args = {.tracer_start = 0};
@@ -3150,6 +3816,19 @@ cl_int clRetainEvent(cl_event event) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 68, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 68, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clRetainEvent_args tracer_args = {.tracer_start = 0};
   tracer_args.event = event;
@@ -3184,6 +3863,19 @@ cl_int clReleaseEvent(cl_event event) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 69, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 69, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clReleaseEvent_args tracer_args = {.tracer_start = 0};
   tracer_args.event = event;
@@ -3217,6 +3909,19 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(event, execution_status);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 70, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(event, execution_status);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 70, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clSetUserEventStatus_args tracer_args = {.tracer_start = 0};
@@ -3253,6 +3958,19 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 71, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 71, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clSetEventCallback_args tracer_args = {.tracer_start = 0};
@@ -3294,6 +4012,20 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 72, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(event, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 72, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetEventProfilingInfo_args tracer_args = {.tracer_start = 0};
   tracer_args.event = event;
@@ -3334,6 +4066,19 @@ cl_int clFlush(cl_command_queue command_queue) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 73, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 73, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clFlush_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -3367,6 +4112,19 @@ cl_int clFinish(cl_command_queue command_queue) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 74, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 74, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clFinish_args tracer_args = {.tracer_start = 0};
@@ -3993,6 +4751,20 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
     return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
                        event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 84, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, image, fill_color, origin, region,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 84, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueFillImage_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -4102,6 +4874,20 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
     return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
                        num_events_in_wait_list, event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 86, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, src_image, dst_buffer, src_origin, region,
+                                dst_offset, num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 86, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueCopyImageToBuffer_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -4151,6 +4937,20 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 87, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin,
+                                region, num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 87, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueCopyBufferToImage_args tracer_args = {.tracer_start = 0};
@@ -4385,6 +5185,20 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 91, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects, flags,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 91, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueMigrateMemObjects_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -4493,6 +5307,20 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
     return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                        args_mem_loc, num_events_in_wait_list, event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 93, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
+                                args_mem_loc, num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 93, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueNativeKernel_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -4542,6 +5370,19 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 94, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 94, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueMarkerWithWaitList_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -4581,6 +5422,19 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 95, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 95, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueBarrierWithWaitList_args tracer_args = {.tracer_start = 0};
@@ -4625,6 +5479,20 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 96, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func,
+                                user_data, num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 96, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMFree_args tracer_args = {.tracer_start = 0};
@@ -4790,6 +5658,20 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 99, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, blocking_map, flags, svm_ptr, size,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 99, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueSVMMap_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -4836,6 +5718,20 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 100, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list,
+                                event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 100, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueSVMUnmap_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -4879,6 +5775,20 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                        num_events_in_wait_list, event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 101, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 101, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMMigrateMem_args tracer_args = {.tracer_start = 0};
@@ -4924,6 +5834,19 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(platform, func_name);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 102, tracer_start);
+    void *tracer_result;
+    tracer_result = tracer_real(platform, func_name);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 102, tracer_start, 0);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetExtensionFunctionAddressForPlatform_args tracer_args = {.tracer_start = 0};
   tracer_args.platform = platform;
@@ -4960,6 +5883,19 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, properties, enable, old_properties);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 103, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, properties, enable, old_properties);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 103, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clSetCommandQueueProperty_args tracer_args = {.tracer_start = 0};
@@ -5104,6 +6040,19 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 106, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 106, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueMarker_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -5139,6 +6088,19 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, num_events, event_list);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 107, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_events, event_list);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 107, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueWaitForEvents_args tracer_args = {.tracer_start = 0};
@@ -5177,6 +6139,19 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 108, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 108, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueBarrier_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -5211,6 +6186,19 @@ cl_int clUnloadCompiler(void) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real();
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 109, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real();
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 109, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clUnloadCompiler_args tracer_args = {.tracer_start = 0};
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_entry, &tracer_args);
@@ -5243,6 +6231,19 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(func_name);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 110, tracer_start);
+    void *tracer_result;
+    tracer_result = tracer_real(func_name);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 110, tracer_start, 0);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetExtensionFunctionAddress_args tracer_args = {.tracer_start = 0};
@@ -5462,6 +6463,19 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_buffer);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 115, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 115, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clFinalizeCommandBufferKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_buffer = command_buffer;
@@ -5496,6 +6510,19 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_buffer);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 116, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 116, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clRetainCommandBufferKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_buffer = command_buffer;
@@ -5529,6 +6556,19 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_buffer);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 117, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 117, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseCommandBufferKHR_args tracer_args = {.tracer_start = 0};
@@ -5567,6 +6607,20 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
                        event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 118, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list,
+                                event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 118, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueCommandBufferKHR_args tracer_args = {.tracer_start = 0};
@@ -5616,6 +6670,20 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
     return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 119, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
+                                sync_point_wait_list, sync_point, mutable_handle);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 119, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clCommandBarrierWithWaitListKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_buffer = command_buffer;
@@ -5663,6 +6731,21 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
                        dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 120, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
+                                dst_offset, size, num_sync_points_in_wait_list,
+                                sync_point_wait_list, sync_point, mutable_handle);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 120, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clCommandCopyBufferKHR_args tracer_args = {.tracer_start = 0};
@@ -5725,6 +6808,22 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
                        dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
                        dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 121, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
+                                dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
+                                dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
+                                sync_point, mutable_handle);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 121, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clCommandCopyBufferRectKHR_args tracer_args = {.tracer_start = 0};
@@ -5790,6 +6889,21 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 122, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset,
+                                dst_origin, region, num_sync_points_in_wait_list,
+                                sync_point_wait_list, sync_point, mutable_handle);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 122, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clCommandCopyBufferToImageKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_buffer = command_buffer;
@@ -5846,6 +6960,21 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
     return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 123, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin,
+                                dst_origin, region, num_sync_points_in_wait_list,
+                                sync_point_wait_list, sync_point, mutable_handle);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 123, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clCommandCopyImageKHR_args tracer_args = {.tracer_start = 0};
@@ -5906,6 +7035,21 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
                        dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 124, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin,
+                                region, dst_offset, num_sync_points_in_wait_list,
+                                sync_point_wait_list, sync_point, mutable_handle);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 124, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clCommandCopyImageToBufferKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_buffer = command_buffer;
@@ -5962,6 +7106,21 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 125, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size,
+                                offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
+                                sync_point, mutable_handle);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 125, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clCommandFillBufferKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_buffer = command_buffer;
@@ -6017,6 +7176,21 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
     return tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 126, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
+                                num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                                mutable_handle);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 126, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clCommandFillImageKHR_args tracer_args = {.tracer_start = 0};
@@ -6078,6 +7252,22 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 127, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
+                                global_work_offset, global_work_size, local_work_size,
+                                num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                                mutable_handle);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 127, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clCommandNDRangeKernelKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_buffer = command_buffer;
@@ -6132,6 +7322,20 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
     return tracer_real(command_buffer, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 128, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 128, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetCommandBufferInfoKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_buffer = command_buffer;
@@ -6173,6 +7377,19 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_buffer, mutable_config);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 129, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_buffer, mutable_config);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 129, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clUpdateMutableCommandsKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_buffer = command_buffer;
@@ -6209,6 +7426,20 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 130, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 130, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetMutableCommandInfoKHR_args tracer_args = {.tracer_start = 0};
@@ -6251,6 +7482,19 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 131, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(memobj, pfn_notify, user_data);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 131, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clSetMemObjectDestructorAPPLE_args tracer_args = {.tracer_start = 0};
   tracer_args.memobj = memobj;
@@ -6288,6 +7532,18 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     tracer_real(errstr, private_info, cb, user_data);
+    return;
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 132, tracer_start);
+    tracer_real(errstr, private_info, cb, user_data);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 132, tracer_start, 0);
+    opencl_depth--;
     return;
   }
   opencl_depth++;
@@ -6328,6 +7584,18 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 133, tracer_start);
+    tracer_real(errstr, private_info, cb, user_data);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 133, tracer_start, 0);
+    opencl_depth--;
+    return;
+  }
   opencl_depth++;
   struct opencl_clLogMessagesToStdoutAPPLE_args tracer_args = {.tracer_start = 0};
   tracer_args.errstr = errstr;
@@ -6366,6 +7634,18 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 134, tracer_start);
+    tracer_real(errstr, private_info, cb, user_data);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 134, tracer_start, 0);
+    opencl_depth--;
+    return;
+  }
   opencl_depth++;
   struct opencl_clLogMessagesToStderrAPPLE_args tracer_args = {.tracer_start = 0};
   tracer_args.errstr = errstr;
@@ -6401,6 +7681,19 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(num_entries, platforms, num_platforms);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 135, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(num_entries, platforms, num_platforms);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 135, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clIcdGetPlatformIDsKHR_args tracer_args = {.tracer_start = 0};
@@ -6481,6 +7774,19 @@ cl_int clTerminateContextKHR(cl_context context) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 137, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 137, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clTerminateContextKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.context = context;
@@ -6558,6 +7864,19 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(device);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 139, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(device);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 139, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clReleaseDeviceEXT_args tracer_args = {.tracer_start = 0};
   tracer_args.device = device;
@@ -6591,6 +7910,19 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(device);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 140, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(device);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 140, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainDeviceEXT_args tracer_args = {.tracer_start = 0};
@@ -6627,6 +7959,19 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(in_device, properties, num_entries, out_devices, num_devices);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 141, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(in_device, properties, num_entries, out_devices, num_devices);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 141, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clCreateSubDevicesEXT_args tracer_args = {.tracer_start = 0};
@@ -6671,6 +8016,20 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 142, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects, flags,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 142, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueMigrateMemObjectEXT_args tracer_args = {.tracer_start = 0};
@@ -6718,6 +8077,20 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(device, image_width, image_height, image_format, param_name,
                        param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 143, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(device, image_width, image_height, image_format, param_name,
+                                param_value_size, param_value, param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 143, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetDeviceImageInfoQCOM_args tracer_args = {.tracer_start = 0};
@@ -6767,6 +8140,20 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 144, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
+                                event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 144, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueAcquireGrallocObjectsIMG_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -6811,6 +8198,20 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 145, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
+                                event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 145, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueReleaseGrallocObjectsIMG_args tracer_args = {.tracer_start = 0};
@@ -6858,6 +8259,21 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
                        mip_region, num_events_in_wait_list, event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 146, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode,
+                                array_region, mip_region, num_events_in_wait_list, event_wait_list,
+                                event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 146, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueGenerateMipmapIMG_args tracer_args = {.tracer_start = 0};
@@ -6909,6 +8325,20 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
     return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                        param_value_size, param_value, param_value_size_ret);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 147, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
+                                param_value_size, param_value, param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 147, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetKernelSubGroupInfoKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.in_kernel = in_kernel;
@@ -6958,6 +8388,20 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        suggested_local_work_size);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 148, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, kernel, work_dim, global_work_offset,
+                                global_work_size, suggested_local_work_size);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 148, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -7003,6 +8447,20 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 149, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 149, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args tracer_args = {.tracer_start = 0};
@@ -7050,6 +8508,20 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 150, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 150, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -7093,6 +8565,20 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 151, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(sema_object, device, handle_type, handle_size, handle_ptr,
+                                handle_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 151, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetSemaphoreHandleForTypeKHR_args tracer_args = {.tracer_start = 0};
@@ -7182,6 +8668,20 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 153, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 153, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueWaitSemaphoresKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -7230,6 +8730,20 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 154, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 154, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueSignalSemaphoresKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -7275,6 +8789,20 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 155, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(sema_object, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 155, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetSemaphoreInfoKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.sema_object = sema_object;
@@ -7315,6 +8843,19 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(sema_object);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 156, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(sema_object);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 156, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clReleaseSemaphoreKHR_args tracer_args = {.tracer_start = 0};
   tracer_args.sema_object = sema_object;
@@ -7348,6 +8889,19 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(sema_object);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 157, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(sema_object);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 157, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clRetainSemaphoreKHR_args tracer_args = {.tracer_start = 0};
@@ -7429,6 +8983,19 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context, flags, size, alignment);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 159, tracer_start);
+    void *tracer_result;
+    tracer_result = tracer_real(context, flags, size, alignment);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 159, tracer_start, 0);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clSVMAllocARM_args tracer_args = {.tracer_start = 0};
   tracer_args.context = context;
@@ -7466,6 +9033,18 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     tracer_real(context, svm_pointer);
+    return;
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 160, tracer_start);
+    tracer_real(context, svm_pointer);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 160, tracer_start, 0);
+    opencl_depth--;
     return;
   }
   opencl_depth++;
@@ -7506,6 +9085,20 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 161, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func,
+                                user_data, num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 161, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMFreeARM_args tracer_args = {.tracer_start = 0};
@@ -7555,6 +9148,20 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 162, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 162, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueSVMMemcpyARM_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -7601,6 +9208,20 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 163, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, svm_ptr, pattern, pattern_size, size,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 163, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueSVMMemFillARM_args tracer_args = {.tracer_start = 0};
@@ -7649,6 +9270,20 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 164, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, blocking_map, flags, svm_ptr, size,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 164, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueSVMMapARM_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -7695,6 +9330,20 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 165, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list,
+                                event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 165, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueSVMUnmapARM_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -7735,6 +9384,19 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel, arg_index, arg_value);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 166, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel, arg_index, arg_value);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 166, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clSetKernelArgSVMPointerARM_args tracer_args = {.tracer_start = 0};
   tracer_args.kernel = kernel;
@@ -7772,6 +9434,19 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 167, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 167, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clSetKernelExecInfoARM_args tracer_args = {.tracer_start = 0};
@@ -7859,6 +9534,20 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(accelerator, param_name, param_value_size, param_value, param_value_size_ret);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 169, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(accelerator, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 169, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clGetAcceleratorInfoINTEL_args tracer_args = {.tracer_start = 0};
   tracer_args.accelerator = accelerator;
@@ -7899,6 +9588,19 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(accelerator);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 170, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(accelerator);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 170, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clRetainAcceleratorINTEL_args tracer_args = {.tracer_start = 0};
   tracer_args.accelerator = accelerator;
@@ -7932,6 +9634,19 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(accelerator);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 171, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(accelerator);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 171, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clReleaseAcceleratorINTEL_args tracer_args = {.tracer_start = 0};
@@ -8103,6 +9818,19 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context, ptr);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 175, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context, ptr);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 175, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clMemFreeINTEL_args tracer_args = {.tracer_start = 0};
   tracer_args.context = context;
@@ -8137,6 +9865,19 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context, ptr);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 176, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context, ptr);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 176, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clMemBlockingFreeINTEL_args tracer_args = {.tracer_start = 0};
@@ -8175,6 +9916,20 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context, ptr, param_name, param_value_size, param_value,
                        param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 177, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context, ptr, param_name, param_value_size, param_value,
+                                param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 177, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetMemAllocInfoINTEL_args tracer_args = {.tracer_start = 0};
@@ -8218,6 +9973,19 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(kernel, arg_index, arg_value);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 178, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(kernel, arg_index, arg_value);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 178, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clSetKernelArgMemPointerINTEL_args tracer_args = {.tracer_start = 0};
   tracer_args.kernel = kernel;
@@ -8257,6 +10025,20 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 179, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, dst_ptr, pattern, pattern_size, size,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 179, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueMemFillINTEL_args tracer_args = {.tracer_start = 0};
@@ -8305,6 +10087,20 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
     return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 180, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, blocking, dst_ptr, src_ptr, size,
+                                num_events_in_wait_list, event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 180, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueMemcpyINTEL_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -8352,6 +10148,20 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
     return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
                        event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 181, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list,
+                                event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 181, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueMemAdviseINTEL_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -8398,6 +10208,20 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
     return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
                        event);
   }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 182, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list,
+                                event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 182, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
+  }
   opencl_depth++;
   struct opencl_clEnqueueMigrateMemINTEL_args tracer_args = {.tracer_start = 0};
   tracer_args.command_queue = command_queue;
@@ -8443,6 +10267,20 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                        event_wait_list, event);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 183, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
+                                event_wait_list, event);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 183, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clEnqueueMemsetINTEL_args tracer_args = {.tracer_start = 0};
@@ -8539,6 +10377,20 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
     return tracer_real(context, properties, flags, image_format, image_desc, param_name,
                        param_value_size, param_value, param_value_size_ret);
+  }
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit_full)) {
+    /* Minimal mode alone: one event at the end, nothing else to record. */
+    opencl_depth++;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_push("opencl", 185, tracer_start);
+    cl_int tracer_result;
+    tracer_result = tracer_real(context, properties, flags, image_format, image_desc, param_name,
+                                param_value_size, param_value, param_value_size_ret);
+    tracer_inflight_pop();
+    lttng_ust_tracepoint(lttng_ust_opencl, call, 185, tracer_start, (int64_t)tracer_result);
+    opencl_depth--;
+    return tracer_result;
   }
   opencl_depth++;
   struct opencl_clGetImageRequirementsInfoEXT_args tracer_args = {.tracer_start = 0};
