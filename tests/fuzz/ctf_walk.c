@@ -61,11 +61,14 @@ void ctf_walk_trace(const struct ctf_trace *trace) {
     if (ctf_cursor_open(trace, s, &cursor, &error) != CTF_OK)
       continue;
     const struct ctf_event *event;
-    for (unsigned n = 0; n < CTF_WALK_MAX_EVENTS &&
-                         ctf_cursor_next(cursor, &event, &error) == CTF_OK;
-         n++) {
-      walk_event(event, &values, &capacity, vtid_key);
-      ctf_cursor_packet(cursor);
+    for (unsigned n = 0; n < CTF_WALK_MAX_EVENTS; n++) {
+      enum ctf_status status = ctf_cursor_next(cursor, &event, &error);
+      if (status == CTF_OK) {
+        walk_event(event, &values, &capacity, vtid_key);
+        ctf_cursor_packet(cursor);
+      } else if (status == CTF_END || ctf_cursor_failed(cursor)) {
+        break;
+      } /* else a damaged event: the cursor goes on with the next packet */
     }
     ctf_cursor_events_discarded(cursor);
     ctf_cursor_close(cursor);

@@ -6,7 +6,8 @@
 
 #include "ctf.h"
 
-/* Stops a stream after this many events (a fuzz input is small; this only bounds time). */
+/* Stops a stream after this many events and errors (a fuzz input is small; this only
+ * bounds time). */
 enum { CTF_WALK_MAX_EVENTS = 100000 };
 
 void ctf_walk_trace(const struct ctf_trace *trace);
