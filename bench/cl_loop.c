@@ -1,7 +1,7 @@
 /* cl_loop: calls a cheap OpenCL function (clGetPlatformIDs asking for the count) in a
  * tight loop, on one or more threads, and reports the mean time per call.
  *
- *   cl_loop [--calls N] [--threads T] [--floor]
+ *   cl_loop [--calls N] [--threads T] [--floor] [--rate CALLS_PER_SECOND]
  *
  * --floor also fires the two raw tracepoints of floor_tracepoints.h around each call:
  * the cost of recording what the tracer's default mode records, with nothing else.
@@ -23,6 +23,7 @@
 
 static long calls = 1000000;
 static int floor_mode;
+static double rate; /* calls per second per thread; 0: as fast as possible */
 
 static double now_ns(void) {
   struct timespec ts;
@@ -43,6 +44,14 @@ static void *loop(void *arg) {
       cl_int result = clGetPlatformIDs(0, NULL, &count);
       lttng_ust_tracepoint(bench_floor, exit, pid, tid, (uint64_t)i, result, &count);
     }
+  } else if (rate > 0) {
+    /* Paced: call i is not made before start + i / rate (a sustained rate, no bursts). */
+    double interval = 1e9 / rate;
+    for (long i = 0; i < calls; i++) {
+      while (now_ns() < start + (double)i * interval)
+        ;
+      clGetPlatformIDs(0, NULL, &count);
+    }
   } else {
     for (long i = 0; i < calls; i++)
       clGetPlatformIDs(0, NULL, &count);
@@ -60,8 +69,10 @@ int main(int argc, char **argv) {
       threads = atoi(argv[++i]);
     else if (strcmp(argv[i], "--floor") == 0)
       floor_mode = 1;
+    else if (strcmp(argv[i], "--rate") == 0 && i + 1 < argc)
+      rate = atof(argv[++i]);
     else {
-      fprintf(stderr, "usage: cl_loop [--calls N] [--threads T] [--floor]\n");
+      fprintf(stderr, "usage: cl_loop [--calls N] [--threads T] [--floor] [--rate R]\n");
       return 2;
     }
   }
