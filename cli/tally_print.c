@@ -174,9 +174,15 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
                  "tables below miss them. Larger buffers (--buffer-size) or --blocking lose "
                  "fewer.\n",
             (unsigned long long)t->discarded);
-    for (size_t i = 0; i < t->loss_count; i++)
+    uint64_t attributed = 0;
+    for (size_t i = 0; i < t->loss_count; i++) {
       fprintf(out, "  %llu in %s\n", (unsigned long long)t->losses[i].discarded,
               t->losses[i].stream);
+      attributed += t->losses[i].discarded;
+    }
+    if (t->discarded > attributed)
+      fprintf(out, "  %llu not attributed to a stream (counted by the session)\n",
+              (unsigned long long)(t->discarded - attributed));
     fputc('\n', out);
   }
   bool any = false;
@@ -245,7 +251,11 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
     json_string(out, t->losses[i].stream);
     fprintf(out, ", \"discarded\": %llu}", (unsigned long long)t->losses[i].discarded);
   }
-  fputs("],\n", out);
+  uint64_t attributed = 0;
+  for (size_t i = 0; i < t->loss_count; i++)
+    attributed += t->losses[i].discarded;
+  fprintf(out, "],\n  \"discarded_unattributed\": %llu,\n",
+          (unsigned long long)(t->discarded > attributed ? t->discarded - attributed : 0));
   if (t->error) {
     fputs("  \"error\": ", out);
     json_string(out, t->error);

@@ -243,9 +243,10 @@ static int analyse(const struct options *o, const char *trace_dir) {
       error("%s", tally.error ? tally.error : "Cannot analyse the trace");
       rc = TRACER_EXIT_ANALYSIS;
     } else {
-      /* The packets' own counts, summed per stream, are exact; the session's count is
-       * the fallback when the packets carry none. */
-      if (tally.discarded == 0)
+      /* The packets' counts say which stream lost what; the session's count (already
+       * cleared of lttng-tools' 2^63 artefact) can be larger when the last losses of a
+       * stream came after its last packet: the difference is reported unattributed. */
+      if (run.discarded_events > tally.discarded)
         tally.discarded = run.discarded_events;
       if (o->json)
         tally_print_json(&tally, trace_dir, &run, out);
