@@ -111,9 +111,18 @@ traced() {
   else
     daemons_after=$(sessiond_pids nobody)
   fi
-  new=""
-  for p in $daemons_after; do
-    case " $daemons_before " in *" $p "*) ;; *) new="$new $p" ;; esac
+  # A daemon takes 1.5-2.5 s to exit once told to (cli/session.h): wait up to 10 s for
+  # the ones this run started to be gone.
+  waited=0
+  while :; do
+    new=""
+    for p in $daemons_after; do
+      kill -0 "$p" 2>/dev/null || continue
+      case " $daemons_before " in *" $p "*) ;; *) new="$new $p" ;; esac
+    done
+    [ -z "$new" ] || [ "$waited" -ge 100 ] && break
+    sleep 0.1
+    waited=$((waited + 1))
   done
   check_eq "$user: lttng-sessiond processes of $user that were not running before (before: ${daemons_before:-none})" \
     "" "$new"
