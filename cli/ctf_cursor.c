@@ -180,6 +180,16 @@ static void release(struct ctf_cursor *cursor) {
   cursor->released = until;
 }
 
+/* "Cannot read stream: file=..., packet=..., offset=...: DETAIL" into target. */
+static void stream_message(struct ctf_cursor *cursor, struct ctf_error *target, uint64_t bit,
+                           const char *suffix, const char *format, va_list args) {
+  char detail[1024];
+  vsnprintf(detail, sizeof detail, format, args);
+  ctf_fail(target, CTF_ERR_DATA, "Cannot read stream: file=%s, packet=%llu, offset=%llu: %s%s",
+           cursor->stream->path, (unsigned long long)cursor->packet_index,
+           (unsigned long long)(cursor->packet_offset + bit / 8), detail, suffix);
+}
+
 /* Records the first error: later calls return it again. */
 static enum ctf_status stream_fail(struct ctf_cursor *cursor, struct ctf_error *error,
                                    uint64_t bit, const char *format, ...)
@@ -187,16 +197,12 @@ static enum ctf_status stream_fail(struct ctf_cursor *cursor, struct ctf_error *
 
 static enum ctf_status stream_fail(struct ctf_cursor *cursor, struct ctf_error *error,
                                    uint64_t bit, const char *format, ...) {
-  char detail[1024];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(detail, sizeof detail, format, args);
-  va_end(args);
   struct ctf_error local;
   struct ctf_error *target = error ? error : &local;
-  ctf_fail(target, CTF_ERR_DATA, "Cannot read stream: file=%s, packet=%llu, offset=%llu: %s",
-           cursor->stream->path, (unsigned long long)cursor->packet_index,
-           (unsigned long long)(cursor->packet_offset + bit / 8), detail);
+  va_list args;
+  va_start(args, format);
+  stream_message(cursor, target, bit, "", format, args);
+  va_end(args);
   cursor->failed = CTF_ERR_DATA;
   free(cursor->failure_message);
   cursor->failure_message = strdup(target->message);
@@ -213,19 +219,19 @@ static enum ctf_status event_fail(struct ctf_cursor *cursor, struct ctf_error *e
 
 static enum ctf_status event_fail(struct ctf_cursor *cursor, struct ctf_error *error,
                                   uint64_t bit, const char *format, ...) {
-  char detail[1024];
+  struct ctf_error local;
+  struct ctf_error *target = error ? error : &local;
   va_list args;
   va_start(args, format);
-  vsnprintf(detail, sizeof detail, format, args);
+  stream_message(cursor, target, bit,
+                 cursor->packet_cut ? "" : " (the rest of this packet is skipped)", format, args);
   va_end(args);
-  if (cursor->packet_cut)
-    return stream_fail(cursor, error, bit, "%s", detail);
-  if (error)
-    ctf_fail(error, CTF_ERR_DATA,
-             "Cannot read stream: file=%s, packet=%llu, offset=%llu: %s (the rest of this "
-             "packet is skipped)",
-             cursor->stream->path, (unsigned long long)cursor->packet_index,
-             (unsigned long long)(cursor->packet_offset + bit / 8), detail);
+  if (cursor->packet_cut) { /* nothing to step over to: the error stays */
+    cursor->failed = CTF_ERR_DATA;
+    free(cursor->failure_message);
+    cursor->failure_message = strdup(target->message);
+    return CTF_ERR_DATA;
+  }
   cursor->in_packet = false;
   cursor->packet_offset += cursor->packet.size / 8;
   cursor->packet_index++;
