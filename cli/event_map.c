@@ -25,10 +25,9 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   memset(info, 0, sizeof *info);
   info->role = EVENT_OTHER;
   info->backend = info->function = -1;
-  info->start = info->status = info->function_field = -1;
+  info->start = info->status = info->function_field = info->record = -1;
   info->pid = ctf_event_class_field_index(c, "pid");
   info->tid = ctf_event_class_field_index(c, "tid");
-  info->ids = ctf_event_class_field_index(c, "ids");
   info->device_backend = info->device_kind = info->device_name = -1;
   info->device_bytes = info->device_queue = info->device_end = -1;
   const char *colon = strchr(c->name, ':');
@@ -62,8 +61,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->backend = backend_index(desc);
   if (strcmp(event, "call") == 0) {
     info->role = EVENT_CALL;
-    info->function_field = ctf_event_class_field_index(c, "call"); /* packed, see .h */
-    info->start = ctf_event_class_field_index(c, "start");
+    info->record = ctf_event_class_field_index(c, "record"); /* see event_map_call() */
     return;
   }
   size_t stem;
@@ -124,12 +122,33 @@ static bool payload_int(const struct ctf_event *ev, int field, int64_t *out) {
   return true;
 }
 
+bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
+                    struct event_call *call) {
+  struct ctf_value record, element;
+  uint64_t values[3];
+  if (info->record < 0 || ctf_event_decode_field(ev, (size_t)info->record, &record, NULL) != CTF_OK ||
+      record.kind != CTF_VALUE_ARRAY || record.u.array.count != 3)
+    return false;
+  for (uint64_t i = 0; i < 3; i++) {
+    if (ctf_value_element(&record, i, &element) != CTF_OK ||
+        (element.kind != CTF_VALUE_SIGNED && element.kind != CTF_VALUE_UNSIGNED))
+      return false;
+    values[i] = element.kind == CTF_VALUE_SIGNED ? (uint64_t)element.u.s : element.u.u;
+  }
+  call->start = values[0];
+  call->pid = (int64_t)(values[1] >> 32);
+  call->tid = (int64_t)(uint32_t)values[1];
+  call->function = (int64_t)(values[2] >> 32);
+  call->status = (int32_t)(uint32_t)values[2];
+  return true;
+}
+
 bool event_map_ids(const struct event_map *map, const struct event_info *info,
                    const struct ctf_event *ev, int64_t *pid, int64_t *tid) {
-  int64_t ids;
-  if (payload_int(ev, info->ids, &ids)) {
-    *pid = (int64_t)((uint64_t)ids >> 32);
-    *tid = (int64_t)(uint32_t)(uint64_t)ids;
+  struct event_call call;
+  if (info->record >= 0 && event_map_call(info, ev, &call)) {
+    *pid = call.pid;
+    *tid = call.tid;
     return true;
   }
   if (payload_int(ev, info->pid, pid) && payload_int(ev, info->tid, tid))

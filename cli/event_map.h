@@ -25,7 +25,7 @@ struct event_info {
   int function;                           /* index in desc->functions, -1 if none */
   /* Payload field indices, -1 when absent. */
   int pid, tid; /* the event's own ids (else the vpid/vtid contexts, if any) */
-  int ids;      /* minimal mode's call event: pid << 32 | tid */
+  int record;   /* minimal mode's call event: its one array field, see event_map_call() */
   int start, status, function_field;
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
 };
@@ -38,14 +38,19 @@ struct event_map {
 
 int event_map_build(const struct ctf_trace *trace, struct event_map *map);
 
-/* Minimal mode packs its call event: call = function << 32 | status (low 32 bits). */
-static inline void event_map_unpack_call(uint64_t call, int64_t *function, int64_t *status) {
-  *function = (int64_t)(call >> 32);
-  *status = (int32_t)(uint32_t)call;
-}
+/* Minimal mode's call event, unpacked from its record {start, pid << 32 | tid,
+ * function << 32 | status (low 32 bits)}. */
+struct event_call {
+  uint64_t start; /* on the trace clock */
+  int64_t pid, tid, function, status;
+};
 
-/* The process and thread of an event: its pid/tid payload fields, else LTTng's vpid and
- * vtid contexts; false when it has neither. */
+/* False when ev is not such an event or its record cannot be read. */
+bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
+                    struct event_call *call);
+
+/* The process and thread of an event: its pid/tid payload fields (or call record), else
+ * LTTng's vpid and vtid contexts; false when it has neither. */
 bool event_map_ids(const struct event_map *map, const struct event_info *info,
                    const struct ctf_event *ev, int64_t *pid, int64_t *tid);
 void event_map_free(struct event_map *map);

@@ -68,6 +68,9 @@ struct launch_request {
   /* Entries "NAME=value" that replace or add to the environment, NULL-terminated; may be
    * NULL. Pass session_app_environment() here. */
   const char *const *extra_environment;
+  /* Names removed from the inherited environment, NULL-terminated; may be NULL. Pass
+   * session_app_environment_removed() here. */
+  const char *const *removed_environment;
   /* liblttng-ust-fork to preload; NULL means the one next to liblttng-ust at build time
    * (launch_default_ust_fork_library()). */
   const char *ust_fork_library;

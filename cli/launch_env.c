@@ -112,7 +112,7 @@ static void free_entries(char **entries)
 }
 
 /* Fills entries (zeroed, large enough) in order: the inherited environment less what is
- * replaced, the extra entries, LD_PRELOAD, the register timeout unless the user set it.
+ * replaced or removed, the extra entries, LD_PRELOAD, the register timeout unless the user set it.
  * Returns false when out of memory. */
 static bool fill_entries(char **entries, const struct launch_request *request,
                          const char *preload_value)
@@ -124,7 +124,8 @@ static bool fill_entries(char **entries, const struct launch_request *request,
   for (size_t i = 0; environ != NULL && environ[i] != NULL; i++) {
     const char *entry = environ[i];
     if (has_name(entry, preload_name, strlen(preload_name)) ||
-        list_has_name(extra, entry, name_length(entry))) {
+        list_has_name(extra, entry, name_length(entry)) ||
+        list_has_name(request->removed_environment, entry, name_length(entry))) {
       continue;
     }
     timeout_given = timeout_given || has_name(entry, register_timeout_name, timeout_len);

@@ -34,7 +34,8 @@ struct session {
   struct lttng_domain domain;
   struct lttng_handle *handle;                        /* owned */
   struct lttng_process_attr_tracker_handle *tracker; /* owned; NULL: all processes */
-  char *app_environment[3]; /* owned entries, NULL-terminated */
+  char *app_environment[4]; /* owned entries, NULL-terminated */
+  const char *app_environment_removed[2]; /* NULL-terminated */
   int daemon_timeout_ms;
   int last_lttng_error; /* the negative code of the last refused request, 0 if none */
   bool created, started, ended;
@@ -287,6 +288,22 @@ static enum session_status make_app_environment(struct session *session,
     }
     session->app_environment[count++] = entry;
   }
+  /* Events are stamped in the app, the clock is described by the daemon: the app loads
+   * the daemon's clock plugin, or none. */
+  char *plugin = session_daemon_clock_plugin(&session->daemon);
+  if (plugin != NULL) {
+    size_t size = strlen("LTTNG_UST_CLOCK_PLUGIN=") + strlen(plugin) + 1;
+    char *entry = malloc(size);
+    if (entry == NULL) {
+      free(plugin);
+      return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
+    }
+    snprintf(entry, size, "LTTNG_UST_CLOCK_PLUGIN=%s", plugin);
+    free(plugin);
+    session->app_environment[count++] = entry;
+  } else {
+    session->app_environment_removed[0] = "LTTNG_UST_CLOCK_PLUGIN";
+  }
   session->app_environment[count] = NULL;
   return SESSION_OK;
 }
@@ -324,7 +341,8 @@ static enum session_status establish(struct session *session,
                                      struct session_error *error)
 {
   enum session_status status =
-      session_daemon_ensure(&session->daemon, session->daemon_timeout_ms, error);
+      session_daemon_ensure(&session->daemon, session->daemon_timeout_ms, options->clock_plugin,
+                            error);
   if (status != SESSION_OK) {
     return status;
   }
@@ -444,6 +462,11 @@ enum session_status session_begin(const struct session_options *options,
 const char *const *session_app_environment(const struct session *session)
 {
   return (const char *const *)session->app_environment;
+}
+
+const char *const *session_app_environment_removed(const struct session *session)
+{
+  return session->app_environment_removed;
 }
 
 enum session_status session_track_process(struct session *session, pid_t pid,

@@ -101,6 +101,10 @@ struct session_options {
   bool no_id_contexts;
   enum session_scope scope;
   int daemon_timeout_ms; /* 0: SESSION_DEFAULT_DAEMON_TIMEOUT_MS */
+  /* LTTNG_UST_CLOCK_PLUGIN for a private daemon this job starts (root's daemon, shared
+   * by the machine, and a daemon already running keep their own); NULL: none. The app gets whatever the serving daemon has, see
+   * session_app_environment(). */
+  const char *clock_plugin;
 };
 
 /* What session_end() reports. */
@@ -118,9 +122,14 @@ enum session_status session_begin(const struct session_options *options,
                                   struct session **session_out, struct session_error *error);
 
 /* "NAME=value" entries the app's environment needs (LTTNG_HOME for a private daemon,
- * LTTNG_UST_ALLOW_BLOCKING=1 for a blocking channel), NULL-terminated, possibly empty.
- * Borrowed from the session. */
+ * LTTNG_UST_ALLOW_BLOCKING=1 for a blocking channel, the daemon's
+ * LTTNG_UST_CLOCK_PLUGIN), NULL-terminated, possibly empty. Borrowed from the session. */
 const char *const *session_app_environment(const struct session *session);
+
+/* Names the app's environment must not have (LTTNG_UST_CLOCK_PLUGIN when the daemon has
+ * none: the app's events would be stamped with a clock the trace does not describe),
+ * NULL-terminated, possibly empty. */
+const char *const *session_app_environment_removed(const struct session *session);
 
 /* Records the process pid (the app, before it runs). A no-op when the session records
  * every process. */

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#define CLOCK_PLUGIN_VARIABLE "LTTNG_UST_CLOCK_PLUGIN"
 /* Where a root daemon lives whatever LTTNG_HOME says (lttng-tools' DEFAULT_LTTNG_RUNDIR). */
 #define ROOT_RUN_DIR "/var/run/lttng"
 /* A user's daemon lives in $LTTNG_HOME/.lttng; its longest socket path adds this. */
@@ -244,7 +245,7 @@ static enum session_status find_daemon_binary(char **path_out, struct session_er
  * until deadline, for that first process to exit: with --daemonize it exits once the
  * detached daemon is ready for clients, or with an error. timeout_ms is the whole wait,
  * for the message. */
-static enum session_status spawn_daemon(const char *binary, int capture_fd,
+static enum session_status spawn_daemon(const char *binary, char *const *envp, int capture_fd,
                                         long long deadline, int timeout_ms, int *exit_status,
                                         struct session_error *error)
 {
@@ -278,7 +279,7 @@ static enum session_status spawn_daemon(const char *binary, int capture_fd,
       }
     }
     pthread_sigmask(SIG_SETMASK, &no_signals, NULL);
-    execv(binary, argv);
+    execve(binary, argv, envp);
     _exit(127);
   }
   int fork_errno = errno;
@@ -404,8 +405,40 @@ static enum session_status open_capture_file(int *fd_out, struct session_error *
   return SESSION_OK;
 }
 
+/* The tracer's environment with LTTNG_UST_CLOCK_PLUGIN=clock_plugin (replacing any),
+ * or the tracer's own when clock_plugin is NULL. Built before fork: the child may only
+ * make async-signal-safe calls. */
+static char **daemon_environment(const char *clock_plugin, char **entry_out)
+{
+  extern char **environ;
+  *entry_out = NULL;
+  if (clock_plugin == NULL) {
+    return environ;
+  }
+  size_t count = 0;
+  while (environ[count] != NULL) {
+    count++;
+  }
+  char **envp = calloc(count + 2, sizeof *envp);
+  char *entry = concat(CLOCK_PLUGIN_VARIABLE "=", clock_plugin);
+  if (envp == NULL || entry == NULL) {
+    free(envp);
+    free(entry);
+    return NULL;
+  }
+  size_t used = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (strncmp(environ[i], CLOCK_PLUGIN_VARIABLE "=", strlen(CLOCK_PLUGIN_VARIABLE "=")) != 0) {
+      envp[used++] = environ[i];
+    }
+  }
+  envp[used] = entry;
+  *entry_out = entry;
+  return envp;
+}
+
 enum session_status session_daemon_ensure(struct session_daemon *daemon, int timeout_ms,
-                                          struct session_error *error)
+                                          const char *clock_plugin, struct session_error *error)
 {
   memset(daemon, 0, sizeof *daemon);
   if (lttng_session_daemon_alive() == 1) {
@@ -416,6 +449,8 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
   char *binary = NULL;
   int capture_fd = -1;
   long long deadline = now_ms() + timeout_ms;
+  char *plugin_entry = NULL;
+  char **envp = NULL;
 
   status = find_daemon_binary(&binary, error);
   if (status != SESSION_OK) {
@@ -435,6 +470,15 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
   if (status != SESSION_OK) {
     goto out;
   }
+  /* After make_private_home(): it sets LTTNG_HOME, which the daemon inherits. Only a
+   * private daemon gets the clock plugin: root's serves the whole machine, and the apps
+   * of its other users would stamp their events with another clock than the one it
+   * describes in their traces. */
+  envp = daemon_environment(daemon->private_home != NULL ? clock_plugin : NULL, &plugin_entry);
+  if (envp == NULL) {
+    status = session_fail(error, SESSION_ERR_SYSTEM, "Cannot start session daemon: out of memory");
+    goto out;
+  }
 
   /* Several jobs may find no daemon at once (MPI ranks of one node, as root): the first
    * daemon to take the lock wins and the others exit. A job whose daemon lost waits for
@@ -442,7 +486,7 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
    * instead (stopped by the job that started it), it starts one again. */
   for (int attempt = 1;; attempt++) {
     int exit_status = 0;
-    status = spawn_daemon(binary, capture_fd, deadline, timeout_ms, &exit_status, error);
+    status = spawn_daemon(binary, envp, capture_fd, deadline, timeout_ms, &exit_status, error);
     if (status != SESSION_OK) {
       goto out;
     }
@@ -489,12 +533,71 @@ out:
   if (capture_fd >= 0) {
     close(capture_fd);
   }
+  if (plugin_entry != NULL) {
+    free(plugin_entry);
+    free(envp);
+  }
   free(binary);
   if (status != SESSION_OK || !daemon->started) {
     discard_private_home(daemon);
     memset(daemon, 0, sizeof *daemon);
   }
   return status;
+}
+
+/* The folder of the daemon liblttng-ctl reaches: root's, or $LTTNG_HOME/.lttng (else
+ * $HOME/.lttng) for a user. */
+static char *reached_run_dir(void)
+{
+  if (geteuid() == 0) {
+    return strdup(ROOT_RUN_DIR);
+  }
+  const char *home = getenv("LTTNG_HOME");
+  if (home == NULL || home[0] == '\0') {
+    home = getenv("HOME");
+  }
+  return home != NULL ? concat(home, USER_RUN_SUBDIR) : NULL;
+}
+
+/* The value of name in /proc/PID/environ, malloc'ed; NULL when absent or unreadable. */
+static char *process_variable(pid_t pid, const char *name)
+{
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
+  FILE *file = fopen(path, "re");
+  if (file == NULL) {
+    return NULL;
+  }
+  size_t name_len = strlen(name);
+  char *entry = NULL, *value = NULL;
+  size_t size = 0;
+  while (value == NULL && getdelim(&entry, &size, '\0', file) > 0) {
+    if (strncmp(entry, name, name_len) == 0 && entry[name_len] == '=') {
+      value = strdup(entry + name_len + 1);
+    }
+  }
+  free(entry);
+  fclose(file);
+  return value;
+}
+
+char *session_daemon_clock_plugin(const struct session_daemon *daemon)
+{
+  pid_t pid = daemon->pid;
+  if (pid <= 0) {
+    char *run_dir = reached_run_dir();
+    pid = run_dir != NULL ? read_pid_file(run_dir) : 0;
+    free(run_dir);
+  }
+  if (pid <= 0 || !is_session_daemon(pid)) {
+    return NULL;
+  }
+  char *plugin = process_variable(pid, CLOCK_PLUGIN_VARIABLE);
+  if (plugin != NULL && plugin[0] == '\0') {
+    free(plugin);
+    plugin = NULL;
+  }
+  return plugin;
 }
 
 static int other_session_count(void)

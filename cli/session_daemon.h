@@ -17,10 +17,18 @@ struct session_daemon {
   char *saved_home;    /* owned: LTTNG_HOME before that, NULL when it was unset */
 };
 
-/* Makes sure a daemon answers liblttng-ctl, starting one if needed. On failure nothing
- * is left behind (no daemon, no folder, LTTNG_HOME as before). */
+/* Makes sure a daemon answers liblttng-ctl, starting one if needed; a private one (not
+ * root's) gets LTTNG_UST_CLOCK_PLUGIN=clock_plugin in its environment unless clock_plugin
+ * is NULL. On failure nothing is left behind (no daemon, no folder, LTTNG_HOME as
+ * before). */
 enum session_status session_daemon_ensure(struct session_daemon *daemon, int timeout_ms,
-                                          struct session_error *error);
+                                          const char *clock_plugin, struct session_error *error);
+
+/* The LTTNG_UST_CLOCK_PLUGIN the daemon serving this job runs with (read from its
+ * environment; it may have been started by someone else), malloc'ed; NULL when it has
+ * none or cannot be asked. Its apps must load the same plugin, and none when it has none:
+ * the daemon writes the clock's description into the trace. */
+char *session_daemon_clock_plugin(const struct session_daemon *daemon);
 
 /* Stops the daemon if this job started it and no other session uses it, restores
  * LTTNG_HOME and removes the private home. Idempotent. */

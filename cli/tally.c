@@ -106,13 +106,17 @@ static bool field_int(const struct ctf_event *ev, int field, int64_t *out) {
   return true;
 }
 
-/* Event timestamps are raw clock values; LTTng's monotonic clock counts nanoseconds, and
- * the `start` fields are CLOCK_MONOTONIC nanoseconds too. */
-static uint64_t event_ns(const struct ctf_event *ev) {
+/* Times in events (timestamps, `start` and `end` fields) are values of the trace clock:
+ * nanoseconds for LTTng's monotonic clock, ticks for the tracer's TSC clock
+ * (runtime/tracer_clock.h). The span between two of them, in nanoseconds. */
+static uint64_t span_ns(const struct ctf_event *ev, uint64_t from, uint64_t to) {
+  if (to <= from)
+    return 0;
+  uint64_t ticks = to - from;
   const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
-  if (!clock || clock->frequency == 1000000000u)
-    return ev->timestamp;
-  return (uint64_t)((unsigned __int128)ev->timestamp * 1000000000u / clock->frequency);
+  if (!clock || clock->frequency == 1000000000u || clock->frequency == 0)
+    return ticks;
+  return (uint64_t)((double)ticks * (1e9 / (double)clock->frequency) + 0.5);
 }
 
 static void note_actor(struct tally_backend *b, const struct event_map *map,
@@ -129,18 +133,22 @@ static void note_actor(struct tally_backend *b, const struct event_map *map,
 static void on_call(struct tally *t, const struct event_map *map, const struct event_info *info,
                     const struct ctf_event *ev, int host) {
   struct tally_backend *b = &t->backends[info->backend];
-  int64_t start = 0, status = 0, function = info->function, packed;
+  int64_t start = 0, status = 0, function = info->function;
   bool has_status = info->status >= 0 && field_int(ev, info->status, &status);
   if (info->role == EVENT_CALL) {
-    if (!field_int(ev, info->function_field, &packed))
+    struct event_call call;
+    if (!event_map_call(info, ev, &call))
       return;
-    event_map_unpack_call((uint64_t)packed, &function, &status);
+    start = (int64_t)call.start;
+    function = call.function;
+    status = call.status;
     has_status = true;
-  }
-  if (function < 0 || (uint64_t)function >= b->function_count || !field_int(ev, info->start, &start))
+  } else if (!field_int(ev, info->start, &start)) {
     return;
-  uint64_t end = event_ns(ev);
-  uint64_t ns = end >= (uint64_t)start ? end - (uint64_t)start : 0;
+  }
+  if (function < 0 || (uint64_t)function >= b->function_count)
+    return;
+  uint64_t ns = span_ns(ev, (uint64_t)start, ev->timestamp);
   /* Packed statuses keep 32 bits: compare them as such. */
   bool error = has_status && (info->role == EVENT_CALL ? (int32_t)status != (int32_t)info->desc->success
                                                        : status != info->desc->success);
@@ -167,9 +175,9 @@ static void on_device(struct tally *t, const struct event_map *map,
     struct tally_device *d = device_row(b, name.u.string.chars, name.u.string.length, (int)kind);
     if (!d)
       return;
-    /* end - start fits in uint64_t, not always in int64_t (a signed overflow on a
+    /* In uint64_t: end - start does not always fit in int64_t (a signed overflow on a
      * corrupt trace, found by tests/fuzz/fuzz_ctf_analysis.c). */
-    uint64_t ns = end >= start ? (uint64_t)end - (uint64_t)start : 0;
+    uint64_t ns = span_ns(ev, (uint64_t)start, (uint64_t)end);
     stat_add(&d->time, ns, false);
     if (d->time.calls == 1 || (uint64_t)bytes < d->min_bytes)
       d->min_bytes = (uint64_t)bytes;

@@ -219,29 +219,51 @@ static const struct tracer_backend_desc *backend_of(const struct ctf_value *valu
   return NULL;
 }
 
-/* `function` of minimal-mode and unfinished events is an index: show its name. */
+/* `function` of unfinished events is an index: show its name. */
 static bool print_function(FILE *out, const struct event_info *info, const struct ctf_value *values,
                            size_t field) {
-  if ((info->role != EVENT_CALL && info->role != EVENT_UNFINISHED) ||
-      (int)field != info->function_field)
+  if (info->role != EVENT_UNFINISHED || (int)field != info->function_field)
     return false;
-  const struct tracer_backend_desc *b = info->role == EVENT_CALL ? info->desc : backend_of(values, info);
+  const struct tracer_backend_desc *b = backend_of(values, info);
   const struct ctf_value *v = &values[field];
-  uint64_t raw = v->kind == CTF_VALUE_SIGNED ? (uint64_t)v->u.s : v->u.u;
-  int64_t index = (int64_t)raw, status = 0;
-  if (info->role == EVENT_CALL)
-    event_map_unpack_call(raw, &index, &status);
+  int64_t index = v->kind == CTF_VALUE_SIGNED ? v->u.s : (int64_t)v->u.u;
   if (!b || index < 0 || (uint64_t)index >= b->function_count)
     return false;
   fputs(b->functions[index].name, out);
-  if (info->role == EVENT_CALL) {
-    /* The packed field holds the status too: show it by name, as other events do. */
-    struct ctf_value sv = {.kind = CTF_VALUE_SIGNED};
-    sv.u.s = status;
-    fputs(", status: ", out);
-    print_int(out, &sv, b->status_names);
-  }
   return true;
+}
+
+/* Minimal mode's call event: its record holds the function's index and its status
+ * (and the start and ids, shown elsewhere). */
+static bool print_call(FILE *out, const struct event_info *info, const struct ctf_event *ev) {
+  struct event_call call;
+  const struct tracer_backend_desc *b = info->desc;
+  if (info->role != EVENT_CALL || !event_map_call(info, ev, &call) || call.function < 0 ||
+      (uint64_t)call.function >= b->function_count)
+    return false;
+  struct ctf_value status = {.kind = CTF_VALUE_SIGNED};
+  status.u.s = call.status;
+  fprintf(out, " function: %s, status: ", b->functions[call.function].name);
+  print_int(out, &status, b->status_names);
+  fputs(" }\n", out);
+  return true;
+}
+
+/* A value of the trace clock as local time of day, to the nanosecond. */
+static void print_time_of_day(FILE *out, const struct ctf_clock_class *clock, uint64_t value) {
+  int64_t ns = clock ? ctf_clock_to_ns(clock, value) : (int64_t)value;
+  time_t secs = (time_t)(ns / 1000000000);
+  struct tm tm;
+  localtime_r(&secs, &tm);
+  fprintf(out, "%02d:%02d:%02d.%09lld", tm.tm_hour, tm.tm_min, tm.tm_sec,
+          (long long)(ns % 1000000000));
+}
+
+/* The runtime's device_command start/end and unfinished start are trace clock values. */
+static bool is_clock_field(const struct event_info *info, size_t field) {
+  return (info->role == EVENT_DEVICE_COMMAND &&
+          ((int)field == info->start || (int)field == info->device_end)) ||
+         (info->role == EVENT_UNFINISHED && (int)field == info->start);
 }
 
 static void print_event(FILE *out, const struct event_map *map, const struct ctf_event *ev,
@@ -249,43 +271,34 @@ static void print_event(FILE *out, const struct event_map *map, const struct ctf
   const struct ctf_event_class *c = ev->event_class;
   const struct event_info *info = &map->infos[c->index];
   const struct ctf_clock_class *clock = c->stream_class->clock;
-  int64_t ns = clock ? ctf_clock_to_ns(clock, ev->timestamp) : (int64_t)ev->timestamp;
-  time_t secs = (time_t)(ns / 1000000000);
-  struct tm tm;
-  localtime_r(&secs, &tm);
+  print_time_of_day(out, clock, ev->timestamp);
   const char *host = ctf_subtrace_env_string(ev->stream->subtrace, "hostname");
   int64_t pid = 0, tid = 0;
   if (event_map_ids(map, info, ev, &pid, &tid))
-    fprintf(out, "%02d:%02d:%02d.%09lld - %s - pid: %lld, tid: %lld - %s: {", tm.tm_hour,
-            tm.tm_min, tm.tm_sec, (long long)(ns % 1000000000), host ? host : "?",
-            (long long)pid, (long long)tid, c->name);
+    fprintf(out, " - %s - pid: %lld, tid: %lld - %s: {", host ? host : "?", (long long)pid,
+            (long long)tid, c->name);
   else
-    fprintf(out, "%02d:%02d:%02d.%09lld - %s - %s: {", tm.tm_hour, tm.tm_min, tm.tm_sec,
-            (long long)(ns % 1000000000), host ? host : "?", c->name);
+    fprintf(out, " - %s - %s: {", host ? host : "?", c->name);
+  if (print_call(out, info, ev))
+    return;
   if (c->field_count <= MAX_FIELDS &&
       ctf_event_decode_payload(ev, values, MAX_FIELDS, NULL) == CTF_OK) {
     bool first = true;
     for (size_t i = 0; i < c->field_count; i++) {
       const char *name = c->fields[i].name;
-      /* `start` is the tracer's own bookkeeping: the duration is in the tally. */
-      /* start is the tracer's own bookkeeping (durations are in the tally); the ids are
-       * already at the head of the line. */
+      /* An exit event's start is the tracer's own bookkeeping (durations are in the
+       * tally); the ids are already at the head of the line. */
       if (is_length_of_next(c, i) || (int)i == info->pid || (int)i == info->tid ||
-          (int)i == info->ids ||
-          (info->role != EVENT_OTHER && info->role != EVENT_UNFINISHED &&
-           strcmp(name, "start") == 0))
+          ((info->role == EVENT_ENTRY || info->role == EVENT_EXIT) && strcmp(name, "start") == 0))
         continue;
-      fprintf(out, "%s %s: ", first ? "" : ",",
-              info->role == EVENT_CALL && (int)i == info->function_field ? "function" : name);
+      fprintf(out, "%s %s: ", first ? "" : ",", name);
       first = false;
       const struct tracer_field_format *format = format_of(info, name);
-      struct tracer_field_format status_format = {"status", NULL, NULL};
-      if (info->role == EVENT_CALL && strcmp(name, "status") == 0) {
-        status_format.names = info->desc->status_names;
-        format = &status_format;
-      }
-      if (!print_function(out, info, values, i))
-        print_value(out, name, &values[i], format);
+      const struct ctf_value *v = &values[i];
+      if (is_clock_field(info, i) && (v->kind == CTF_VALUE_UNSIGNED || v->kind == CTF_VALUE_SIGNED))
+        print_time_of_day(out, clock, v->kind == CTF_VALUE_UNSIGNED ? v->u.u : (uint64_t)v->u.s);
+      else if (!print_function(out, info, values, i))
+        print_value(out, name, v, format);
     }
     fputs(first ? "}\n" : " }\n", out);
   } else {

@@ -46,6 +46,7 @@ enum mode { MODE_MINIMAL, MODE_DEFAULT, MODE_FULL };
 
 struct options {
   bool text, json, replay, blocking, quiet;
+  bool monotonic_clock; /* --clock monotonic */
   enum mode mode;
   const char *output;       /* -o */
   const char *trace_output; /* --trace-output */
@@ -83,6 +84,11 @@ static const char usage[] =
     "                         instead of events being discarded (default: discard, and\n"
     "                         report how many). LTTng 2.13 may still drop events when\n"
     "                         several threads fill a buffer at once; any loss is reported\n"
+    "      --clock CLOCK      the trace clock: tsc (default: the CPU's time-stamp counter,\n"
+    "                         cheaper to read, where the kernel keeps time with it; else\n"
+    "                         monotonic) or monotonic (CLOCK_MONOTONIC). Only a session\n"
+    "                         daemon private to the job can take the TSC: as root, or\n"
+    "                         with a daemon already running, its clock is kept\n"
     "      --buffer-size SIZE size of each ring sub-buffer per CPU, a power of 2 with an\n"
     "                         optional k, M or G suffix (default: 2M)\n"
     "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: 4)\n"
@@ -368,6 +374,17 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
   return 0;
 }
 
+/* The clock plugin a daemon this job starts gets: the tracer's TSC clock
+ * (runtime/tracer_clock_plugin.c, which keeps LTTng's monotonic clock where the TSC is
+ * not the kernel's clocksource), unless --clock monotonic, or the user's own
+ * LTTNG_UST_CLOCK_PLUGIN, which the daemon then inherits. */
+static char *trace_clock_plugin(const struct options *o) {
+  const char *users = getenv("LTTNG_UST_CLOCK_PLUGIN");
+  if ((users && *users) || o->monotonic_clock)
+    return NULL;
+  return find_library("clock");
+}
+
 static int run(const struct options *o) {
   char **names = NULL, **libs = NULL;
   size_t n = 0;
@@ -381,7 +398,9 @@ static int run(const struct options *o) {
   }
   char *trace_dir = o->trace_output ? strdup(o->trace_output) : default_trace_dir(o->app[0]);
   char **patterns = event_patterns(o, names, n);
+  char *clock_plugin = trace_clock_plugin(o);
   struct session_options so = {
+      .clock_plugin = clock_plugin,
       .output_dir = trace_dir,
       .event_patterns = (const char *const *)patterns,
       .blocking = o->blocking,
@@ -421,6 +440,7 @@ static int run(const struct options *o) {
       .argv = (const char *const *)o->app,
       .preload_libraries = (const char *const *)libs,
       .extra_environment = app_env ? app_env : session_env,
+      .removed_environment = session_app_environment_removed(session),
   };
   /* Until the app ends, the record says the end was not seen: a tracer killed with its
    * job (a batch time limit) leaves a trace that says so. */
@@ -489,11 +509,19 @@ done:
   free_strings(names);
   free_strings(libs);
   free(trace_dir);
+  free(clock_plugin);
   return rc;
 }
 
 int main(int argc, char **argv) {
-  enum { OPT_TRACE_OUTPUT = 256, OPT_BLOCKING, OPT_THREADS, OPT_BUFFER_SIZE, OPT_BUFFER_COUNT };
+  enum {
+    OPT_TRACE_OUTPUT = 256,
+    OPT_BLOCKING,
+    OPT_THREADS,
+    OPT_BUFFER_SIZE,
+    OPT_BUFFER_COUNT,
+    OPT_CLOCK
+  };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
       {"json", no_argument, NULL, 'j'},
@@ -504,6 +532,7 @@ int main(int argc, char **argv) {
       {"trace-output", required_argument, NULL, OPT_TRACE_OUTPUT},
       {"replay", optional_argument, NULL, 'r'},
       {"blocking", no_argument, NULL, OPT_BLOCKING},
+      {"clock", required_argument, NULL, OPT_CLOCK},
       {"threads", required_argument, NULL, OPT_THREADS},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
       {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
@@ -542,6 +571,13 @@ int main(int argc, char **argv) {
         o.replay_dir = argv[optind++];
       break;
     case OPT_BLOCKING: o.blocking = true; break;
+    case OPT_CLOCK:
+      if (strcmp(optarg, "monotonic") != 0 && strcmp(optarg, "tsc") != 0) {
+        error("Unknown clock: %s (use tsc or monotonic)", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.monotonic_clock = strcmp(optarg, "monotonic") == 0;
+      break;
     case OPT_THREADS: o.threads = (unsigned)strtoul(optarg, NULL, 10); break;
     case OPT_BUFFER_SIZE:
     case OPT_BUFFER_COUNT: {

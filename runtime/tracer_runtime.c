@@ -5,8 +5,11 @@
 
 #include "tracer_runtime.h"
 
+#include "tracer_clock.h"
+
 #include <dlfcn.h>
 #include <link.h>
+#include <lttng/ust-clock.h>
 #include <signal.h>
 #include <poll.h>
 #include <pthread.h>
@@ -142,7 +145,34 @@ static uint64_t clock_ns(clockid_t id) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+bool tracer_clock_is_tsc;
+/* A (TSC, raw) pair read when the runtime started: with a pair read at conversion time,
+ * the TSC's rate over the app's life so far. */
+static uint64_t start_tsc, start_raw;
+
+/* LTTng-UST loads its clock plugin in its own constructors, which run before ours. */
+static void detect_trace_clock(void) {
+  lttng_ust_clock_name_function name = NULL;
+  tracer_clock_is_tsc = lttng_ust_trace_clock_get_name_cb(&name) == 0 && name &&
+                        strcmp(name(), TRACER_CLOCK_TSC_NAME) == 0;
+  if (tracer_clock_is_tsc)
+    tracer_clock_tsc_pair(&start_tsc, &start_raw);
+  tracer_debug("trace clock: %s", tracer_clock_is_tsc ? TRACER_CLOCK_TSC_NAME : "monotonic");
+}
+
+static uint64_t raw_to_tsc(uint64_t raw_ns) {
+  uint64_t tsc, raw;
+  tracer_clock_tsc_pair(&tsc, &raw);
+  /* An error of ~20 ns in the pairs, scaled by how far back raw_ns is over how long
+   * the app has run: nanoseconds for a command that ended just before its callback. */
+  double elapsed = raw - start_raw > 1000 ? (double)(raw - start_raw) : 1000.0;
+  double ticks_per_ns = (double)(tsc - start_tsc) / elapsed;
+  return tsc - (uint64_t)((double)(int64_t)(raw - raw_ns) * ticks_per_ns);
+}
+
 uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns) {
+  if (tracer_clock_is_tsc)
+    return raw_to_tsc(raw_ns);
   /* MONOTONIC and MONOTONIC_RAW drift apart slowly (NTP slews only the former), so the
    * offset is measured at each conversion, between two reads of the raw clock. */
   uint64_t raw_before = clock_ns(CLOCK_MONOTONIC_RAW);
@@ -287,6 +317,7 @@ static void watch_fatal_signals(void) {
 }
 
 __attribute__((constructor)) static void tracer_runtime_init(void) {
+  detect_trace_clock();
   pthread_key_create(&thread_calls_key, thread_calls_end);
   pthread_atfork(NULL, NULL, reset_ids_in_child);
   watch_fatal_signals();

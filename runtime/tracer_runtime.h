@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 /* Full mode records arrays and struct contents; these caps keep a wrong length or a huge
  * buffer from flooding the trace. */
@@ -19,8 +22,16 @@
 
 static inline size_t tracer_clamp(size_t n, size_t max) { return n < max ? n : max; }
 
-/* The trace clock: LTTng-UST's default clock is CLOCK_MONOTONIC in nanoseconds. */
+/* The trace clock (tracer_clock.h): CLOCK_MONOTONIC in nanoseconds, LTTng-UST's default,
+ * or the TSC when LTTng loaded the tracer's clock plugin; tracer_clock_is_tsc is set
+ * before any interposer runs. A plain RDTSC suffices for a call's start: it only has to
+ * come before the call's end, which LTTng reads after an LFENCE. */
+extern bool tracer_clock_is_tsc;
 static inline uint64_t tracer_now(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (tracer_clock_is_tsc)
+    return __rdtsc();
+#endif
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -42,8 +53,17 @@ static inline int32_t tracer_tid(void) {
   return tid ? tid : tracer_tid_slow();
 }
 
+/* Minimal mode's whole event, one array field (one write instead of three):
+ * {start, pid << 32 | tid, function << 32 | the status's low 32 bits}. A compound
+ * literal, alive while the tracepoint that takes it runs. */
+#define tracer_call_record(start, function, status)                                      \
+  ((const uint64_t[3]){(start),                                                           \
+                       (uint64_t)(uint32_t)tracer_pid() << 32 | (uint32_t)tracer_tid(),   \
+                       (uint64_t)(function) << 32 | (uint32_t)(status)})
+
 /* Converts a CLOCK_MONOTONIC_RAW time (what PoCL's device timestamps are) to the trace
- * clock, by sampling both clocks now. */
+ * clock, by sampling both clocks now (and, for the TSC, the rate since the runtime
+ * started). */
 uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns);
 
 /* Looks up symbol in library (a soname, opened without loading it twice) and stores it in

@@ -430,7 +430,8 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
     cl_int tracer_result;
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 0, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 0, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -452,8 +453,9 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 0, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 0, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -482,7 +484,8 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
     tracer_result = tracer_real(platform, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 1, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 1, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -507,8 +510,9 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 1, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 1, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -536,7 +540,8 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
     cl_int tracer_result;
     tracer_result = tracer_real(platform, device_type, num_entries, devices, num_devices);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 2, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 2, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -561,8 +566,9 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 2, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 2, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -591,7 +597,8 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
     tracer_result = tracer_real(device, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 3, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 3, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -616,8 +623,9 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 3, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 3, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -645,7 +653,8 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
     cl_int tracer_result;
     tracer_result = tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 4, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 4, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -670,8 +679,9 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 4, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 4, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -698,7 +708,8 @@ cl_int clRetainDevice(cl_device_id device) {
     cl_int tracer_result;
     tracer_result = tracer_real(device);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 5, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 5, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -717,8 +728,9 @@ cl_int clRetainDevice(cl_device_id device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 5, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 5, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -745,7 +757,8 @@ cl_int clReleaseDevice(cl_device_id device) {
     cl_int tracer_result;
     tracer_result = tracer_real(device);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 6, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 6, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -764,8 +777,9 @@ cl_int clReleaseDevice(cl_device_id device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 6, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 6, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -793,7 +807,8 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
     cl_int tracer_result;
     tracer_result = tracer_real(context, device, command_queue);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 7, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 7, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -815,8 +830,9 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 7, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 7, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -844,7 +860,8 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
     cl_int tracer_result;
     tracer_result = tracer_real(device, device_timestamp, host_timestamp);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 8, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 8, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -866,8 +883,9 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 8, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 8, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -894,7 +912,8 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
     cl_int tracer_result;
     tracer_result = tracer_real(device, host_timestamp);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 9, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 9, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -914,8 +933,9 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 9, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 9, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -961,8 +981,9 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 10, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 10, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1007,8 +1028,9 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 11, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 11, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1035,7 +1057,8 @@ cl_int clRetainContext(cl_context context) {
     cl_int tracer_result;
     tracer_result = tracer_real(context);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 12, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 12, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1054,8 +1077,9 @@ cl_int clRetainContext(cl_context context) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 12, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 12, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1082,7 +1106,8 @@ cl_int clReleaseContext(cl_context context) {
     cl_int tracer_result;
     tracer_result = tracer_real(context);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 13, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 13, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1101,8 +1126,9 @@ cl_int clReleaseContext(cl_context context) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 13, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 13, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1131,7 +1157,8 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
     tracer_result = tracer_real(context, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 14, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 14, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1156,8 +1183,9 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 14, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 14, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1185,7 +1213,8 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
     cl_int tracer_result;
     tracer_result = tracer_real(context, pfn_notify, user_data);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 15, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 15, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1207,8 +1236,9 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 15, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 15, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1251,8 +1281,9 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 16, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 16, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1279,7 +1310,8 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
     cl_int tracer_result;
     tracer_result = tracer_real(command_queue);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 17, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 17, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1298,8 +1330,9 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 17, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 17, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1326,7 +1359,8 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
     cl_int tracer_result;
     tracer_result = tracer_real(command_queue);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 18, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 18, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1345,8 +1379,9 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 18, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 18, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1377,7 +1412,8 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
     tracer_result = tracer_real(command_queue, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 19, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 19, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1402,8 +1438,9 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 19, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 19, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1445,8 +1482,9 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 20, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 20, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1490,8 +1528,9 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 21, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 21, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1535,8 +1574,9 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 22, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 22, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1582,8 +1622,9 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 23, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 23, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1628,8 +1669,9 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 24, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 24, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1677,8 +1719,9 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 25, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 25, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1705,7 +1748,8 @@ cl_int clRetainMemObject(cl_mem memobj) {
     cl_int tracer_result;
     tracer_result = tracer_real(memobj);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 26, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 26, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1724,8 +1768,9 @@ cl_int clRetainMemObject(cl_mem memobj) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 26, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 26, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1752,7 +1797,8 @@ cl_int clReleaseMemObject(cl_mem memobj) {
     cl_int tracer_result;
     tracer_result = tracer_real(memobj);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 27, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 27, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1771,8 +1817,9 @@ cl_int clReleaseMemObject(cl_mem memobj) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 27, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 27, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1802,7 +1849,8 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
     tracer_result = tracer_real(context, flags, image_type, num_entries, image_formats,
                                 num_image_formats);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 28, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 28, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1828,8 +1876,9 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 28, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 28, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1858,7 +1907,8 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
     tracer_result = tracer_real(memobj, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 29, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 29, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1883,8 +1933,9 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 29, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 29, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1913,7 +1964,8 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
     tracer_result = tracer_real(image, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 30, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 30, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1938,8 +1990,9 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 30, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 30, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1968,7 +2021,8 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
     tracer_result = tracer_real(pipe, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 31, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 31, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -1993,8 +2047,9 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 31, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 31, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2022,7 +2077,8 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
     cl_int tracer_result;
     tracer_result = tracer_real(memobj, pfn_notify, user_data);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 32, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 32, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2044,8 +2100,9 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 32, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 32, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2072,7 +2129,8 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
     void *tracer_result;
     tracer_result = tracer_real(context, flags, size, alignment);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 33, tracer_start, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 33, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -2095,8 +2153,9 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 33, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 33, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2123,7 +2182,8 @@ void clSVMFree(cl_context context, void *svm_pointer) {
     tracer_inflight_push("opencl", 34, tracer_start);
     tracer_real(context, svm_pointer);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 34, tracer_start, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 34, 0));
     opencl_depth--;
     return;
   }
@@ -2143,8 +2203,9 @@ void clSVMFree(cl_context context, void *svm_pointer) {
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 34, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 34, tracer_args.tracer_status));
   opencl_depth--;
 }
 
@@ -2184,8 +2245,9 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 35, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 35, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2212,7 +2274,8 @@ cl_int clRetainSampler(cl_sampler sampler) {
     cl_int tracer_result;
     tracer_result = tracer_real(sampler);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 36, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 36, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2231,8 +2294,9 @@ cl_int clRetainSampler(cl_sampler sampler) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 36, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 36, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2259,7 +2323,8 @@ cl_int clReleaseSampler(cl_sampler sampler) {
     cl_int tracer_result;
     tracer_result = tracer_real(sampler);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 37, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 37, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2278,8 +2343,9 @@ cl_int clReleaseSampler(cl_sampler sampler) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 37, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 37, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2308,7 +2374,8 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
     tracer_result = tracer_real(sampler, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 38, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 38, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2333,8 +2400,9 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 38, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 38, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2377,8 +2445,9 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 39, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 39, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2427,8 +2496,9 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 40, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 40, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2472,8 +2542,9 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 41, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 41, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2514,8 +2585,9 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 42, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 42, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2542,7 +2614,8 @@ cl_int clRetainProgram(cl_program program) {
     cl_int tracer_result;
     tracer_result = tracer_real(program);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 43, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 43, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2561,8 +2634,9 @@ cl_int clRetainProgram(cl_program program) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 43, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 43, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2589,7 +2663,8 @@ cl_int clReleaseProgram(cl_program program) {
     cl_int tracer_result;
     tracer_result = tracer_real(program);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 44, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 44, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2608,8 +2683,9 @@ cl_int clReleaseProgram(cl_program program) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 44, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 44, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2637,7 +2713,8 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
     cl_int tracer_result;
     tracer_result = tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 45, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 45, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2663,8 +2740,9 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 45, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 45, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2696,7 +2774,8 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
     tracer_result = tracer_real(program, num_devices, device_list, options, num_input_headers,
                                 input_headers, header_include_names, pfn_notify, user_data);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 46, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 46, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2727,8 +2806,9 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 46, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 46, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2780,8 +2860,9 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 47, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 47, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2809,7 +2890,8 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
     cl_int tracer_result;
     tracer_result = tracer_real(program, pfn_notify, user_data);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 48, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 48, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2831,8 +2913,9 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 48, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 48, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2860,7 +2943,8 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
     cl_int tracer_result;
     tracer_result = tracer_real(program, spec_id, spec_size, spec_value);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 49, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 49, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2883,8 +2967,9 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 49, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 49, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2911,7 +2996,8 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
     cl_int tracer_result;
     tracer_result = tracer_real(platform);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 50, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 50, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2930,8 +3016,9 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 50, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 50, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2960,7 +3047,8 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
     tracer_result = tracer_real(program, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 51, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 51, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -2985,8 +3073,9 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 51, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 51, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3017,7 +3106,8 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
     tracer_result = tracer_real(program, device, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 52, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 52, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3044,8 +3134,9 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 52, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 52, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3084,8 +3175,9 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 53, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 53, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3113,7 +3205,8 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
     cl_int tracer_result;
     tracer_result = tracer_real(program, num_kernels, kernels, num_kernels_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 54, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 54, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3136,8 +3229,9 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 54, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 54, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3174,8 +3268,9 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 55, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 55, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3202,7 +3297,8 @@ cl_int clRetainKernel(cl_kernel kernel) {
     cl_int tracer_result;
     tracer_result = tracer_real(kernel);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 56, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 56, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3221,8 +3317,9 @@ cl_int clRetainKernel(cl_kernel kernel) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 56, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 56, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3249,7 +3346,8 @@ cl_int clReleaseKernel(cl_kernel kernel) {
     cl_int tracer_result;
     tracer_result = tracer_real(kernel);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 57, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 57, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3268,8 +3366,9 @@ cl_int clReleaseKernel(cl_kernel kernel) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 57, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 57, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3296,7 +3395,8 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
     cl_int tracer_result;
     tracer_result = tracer_real(kernel, arg_index, arg_size, arg_value);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 58, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 58, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3319,8 +3419,9 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 58, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 58, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3347,7 +3448,8 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
     cl_int tracer_result;
     tracer_result = tracer_real(kernel, arg_index, arg_value);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 59, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 59, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3369,8 +3471,9 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 59, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 59, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3398,7 +3501,8 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
     cl_int tracer_result;
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 60, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 60, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3421,8 +3525,9 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 60, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 60, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3451,7 +3556,8 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 61, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 61, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3476,8 +3582,9 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 61, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 61, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3507,7 +3614,8 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
     tracer_result = tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 62, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 62, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3534,8 +3642,9 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 62, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 62, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3566,7 +3675,8 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
     tracer_result = tracer_real(kernel, device, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 63, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 63, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3593,8 +3703,9 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 63, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 63, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3626,7 +3737,8 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
     tracer_result = tracer_real(kernel, device, param_name, input_value_size, input_value,
                                 param_value_size, param_value, param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 64, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 64, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3656,8 +3768,9 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 64, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 64, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3684,7 +3797,8 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
     cl_int tracer_result;
     tracer_result = tracer_real(num_events, event_list);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 65, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 65, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3704,8 +3818,9 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 65, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 65, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3734,7 +3849,8 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
     tracer_result = tracer_real(event, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 66, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 66, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3759,8 +3875,9 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 66, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 66, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3797,8 +3914,9 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 67, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 67, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3825,7 +3943,8 @@ cl_int clRetainEvent(cl_event event) {
     cl_int tracer_result;
     tracer_result = tracer_real(event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 68, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 68, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3844,8 +3963,9 @@ cl_int clRetainEvent(cl_event event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 68, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 68, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3872,7 +3992,8 @@ cl_int clReleaseEvent(cl_event event) {
     cl_int tracer_result;
     tracer_result = tracer_real(event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 69, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 69, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3891,8 +4012,9 @@ cl_int clReleaseEvent(cl_event event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 69, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 69, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3919,7 +4041,8 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
     cl_int tracer_result;
     tracer_result = tracer_real(event, execution_status);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 70, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 70, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3939,8 +4062,9 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 70, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 70, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3968,7 +4092,8 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
     cl_int tracer_result;
     tracer_result = tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 71, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 71, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -3991,8 +4116,9 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 71, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 71, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4022,7 +4148,8 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
     tracer_result = tracer_real(event, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 72, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 72, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4047,8 +4174,9 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 72, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 72, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4075,7 +4203,8 @@ cl_int clFlush(cl_command_queue command_queue) {
     cl_int tracer_result;
     tracer_result = tracer_real(command_queue);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 73, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 73, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4094,8 +4223,9 @@ cl_int clFlush(cl_command_queue command_queue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clFlush_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clFlush_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 73, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 73, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4122,7 +4252,8 @@ cl_int clFinish(cl_command_queue command_queue) {
     cl_int tracer_result;
     tracer_result = tracer_real(command_queue);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 74, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 74, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4141,8 +4272,9 @@ cl_int clFinish(cl_command_queue command_queue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clFinish_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clFinish_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 74, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 74, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4201,8 +4333,9 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 75, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 75, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4273,8 +4406,9 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 76, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 76, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4334,8 +4468,9 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 77, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 77, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4407,8 +4542,9 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 78, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 78, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4468,8 +4604,9 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 79, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 79, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4529,8 +4666,9 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 80, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 80, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4599,8 +4737,9 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 81, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 81, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4663,8 +4802,9 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 82, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 82, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4728,8 +4868,9 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 83, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 83, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4761,7 +4902,8 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
     tracer_result = tracer_real(command_queue, image, fill_color, origin, region,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 84, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 84, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4790,8 +4932,9 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 84, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 84, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4851,8 +4994,9 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 85, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 85, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4884,7 +5028,8 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
     tracer_result = tracer_real(command_queue, src_image, dst_buffer, src_origin, region,
                                 dst_offset, num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 86, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 86, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4915,8 +5060,9 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 86, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 86, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4948,7 +5094,8 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
     tracer_result = tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin,
                                 region, num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 87, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 87, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -4979,8 +5126,9 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 87, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 87, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5045,8 +5193,9 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 88, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 88, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5106,8 +5255,9 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 89, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 89, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5162,8 +5312,9 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 90, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 90, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5195,7 +5346,8 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects, flags,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 91, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 91, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5223,8 +5375,9 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 91, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 91, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5284,8 +5437,9 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 92, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 92, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5317,7 +5471,8 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
     tracer_result = tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                                 args_mem_loc, num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 93, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 93, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5350,8 +5505,9 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 93, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 93, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5379,7 +5535,8 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
     cl_int tracer_result;
     tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 94, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 94, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5403,8 +5560,9 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 94, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 94, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5432,7 +5590,8 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
     cl_int tracer_result;
     tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 95, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 95, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5456,8 +5615,9 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 95, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 95, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5490,7 +5650,8 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
     tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func,
                                 user_data, num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 96, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 96, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5520,8 +5681,9 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 96, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 96, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5578,8 +5740,9 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 97, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 97, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5636,8 +5799,9 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 98, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 98, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5668,7 +5832,8 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
     tracer_result = tracer_real(command_queue, blocking_map, flags, svm_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 99, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 99, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5697,8 +5862,9 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 99, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 99, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5728,7 +5894,8 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
     tracer_result = tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list,
                                 event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 100, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 100, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5753,8 +5920,9 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 100, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 100, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5786,7 +5954,8 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
     tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 101, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 101, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5815,8 +5984,9 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 101, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 101, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5843,7 +6013,8 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
     void *tracer_result;
     tracer_result = tracer_real(platform, func_name);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 102, tracer_start, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 102, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -5863,8 +6034,9 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 102, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 102, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5893,7 +6065,8 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
     cl_int tracer_result;
     tracer_result = tracer_real(command_queue, properties, enable, old_properties);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 103, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 103, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -5916,8 +6089,9 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 103, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 103, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5966,8 +6140,9 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 104, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 104, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6021,8 +6196,9 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 105, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 105, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6049,7 +6225,8 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
     cl_int tracer_result;
     tracer_result = tracer_real(command_queue, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 106, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 106, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6069,8 +6246,9 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 106, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 106, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6098,7 +6276,8 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
     cl_int tracer_result;
     tracer_result = tracer_real(command_queue, num_events, event_list);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 107, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 107, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6120,8 +6299,9 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 107, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 107, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6148,7 +6328,8 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
     cl_int tracer_result;
     tracer_result = tracer_real(command_queue);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 108, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 108, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6167,8 +6348,9 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 108, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 108, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6195,7 +6377,8 @@ cl_int clUnloadCompiler(void) {
     cl_int tracer_result;
     tracer_result = tracer_real();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 109, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 109, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6213,8 +6396,9 @@ cl_int clUnloadCompiler(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 109, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 109, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6241,7 +6425,8 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
     void *tracer_result;
     tracer_result = tracer_real(func_name);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 110, tracer_start, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 110, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -6260,8 +6445,9 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 110, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 110, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6303,8 +6489,9 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 111, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 111, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6348,8 +6535,9 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 112, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 112, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6401,8 +6589,9 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 113, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 113, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6444,8 +6633,9 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 114, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 114, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6472,7 +6662,8 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
     cl_int tracer_result;
     tracer_result = tracer_real(command_buffer);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 115, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 115, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6491,8 +6682,9 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 115, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 115, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6519,7 +6711,8 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
     cl_int tracer_result;
     tracer_result = tracer_real(command_buffer);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 116, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 116, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6538,8 +6731,9 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 116, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 116, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6566,7 +6760,8 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
     cl_int tracer_result;
     tracer_result = tracer_real(command_buffer);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 117, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 117, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6585,8 +6780,9 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 117, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 117, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6618,7 +6814,8 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
     tracer_result = tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list,
                                 event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 118, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 118, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6645,8 +6842,9 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 118, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 118, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6680,7 +6878,8 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
     tracer_result = tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 119, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 119, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6707,8 +6906,9 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 119, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 119, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6743,7 +6943,8 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                                 dst_offset, size, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 120, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 120, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6778,8 +6979,9 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 120, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 120, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6821,7 +7023,8 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
                                 dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
                                 sync_point, mutable_handle);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 121, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 121, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6862,8 +7065,9 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 121, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 121, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6900,7 +7104,8 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
                                 dst_origin, region, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 122, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 122, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -6935,8 +7140,9 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 122, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 122, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6972,7 +7178,8 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
                                 dst_origin, region, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 123, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 123, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7007,8 +7214,9 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 123, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 123, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7046,7 +7254,8 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
                                 region, dst_offset, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 124, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 124, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7081,8 +7290,9 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 124, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 124, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7117,7 +7327,8 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                                 offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                                 sync_point, mutable_handle);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 125, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 125, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7152,8 +7363,9 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 125, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 125, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7188,7 +7400,8 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
                                 num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                                 mutable_handle);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 126, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 126, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7221,8 +7434,9 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 126, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 126, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7264,7 +7478,8 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
                                 num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                                 mutable_handle);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 127, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 127, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7300,8 +7515,9 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 127, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 127, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7332,7 +7548,8 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
     tracer_result = tracer_real(command_buffer, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 128, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 128, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7357,8 +7574,9 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 128, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 128, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7386,7 +7604,8 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
     cl_int tracer_result;
     tracer_result = tracer_real(command_buffer, mutable_config);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 129, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 129, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7406,8 +7625,9 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 129, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 129, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7437,7 +7657,8 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
     tracer_result = tracer_real(command, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 130, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 130, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7462,8 +7683,9 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 130, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 130, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7491,7 +7713,8 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
     cl_int tracer_result;
     tracer_result = tracer_real(memobj, pfn_notify, user_data);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 131, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 131, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7513,8 +7736,9 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 131, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 131, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7542,7 +7766,8 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
     tracer_inflight_push("opencl", 132, tracer_start);
     tracer_real(errstr, private_info, cb, user_data);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 132, tracer_start, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 132, 0));
     opencl_depth--;
     return;
   }
@@ -7564,8 +7789,9 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 132, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 132, tracer_args.tracer_status));
   opencl_depth--;
 }
 
@@ -7592,7 +7818,8 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
     tracer_inflight_push("opencl", 133, tracer_start);
     tracer_real(errstr, private_info, cb, user_data);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 133, tracer_start, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 133, 0));
     opencl_depth--;
     return;
   }
@@ -7614,8 +7841,9 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 133, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 133, tracer_args.tracer_status));
   opencl_depth--;
 }
 
@@ -7642,7 +7870,8 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
     tracer_inflight_push("opencl", 134, tracer_start);
     tracer_real(errstr, private_info, cb, user_data);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 134, tracer_start, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 134, 0));
     opencl_depth--;
     return;
   }
@@ -7664,8 +7893,9 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 134, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 134, tracer_args.tracer_status));
   opencl_depth--;
 }
 
@@ -7691,7 +7921,8 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
     cl_int tracer_result;
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 135, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 135, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7713,8 +7944,9 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 135, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 135, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7755,8 +7987,9 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 136, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 136, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7783,7 +8016,8 @@ cl_int clTerminateContextKHR(cl_context context) {
     cl_int tracer_result;
     tracer_result = tracer_real(context);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 137, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 137, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7802,8 +8036,9 @@ cl_int clTerminateContextKHR(cl_context context) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 137, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 137, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7845,8 +8080,9 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 138, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 138, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7873,7 +8109,8 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
     cl_int tracer_result;
     tracer_result = tracer_real(device);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 139, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 139, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7892,8 +8129,9 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 139, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 139, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7920,7 +8158,8 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
     cl_int tracer_result;
     tracer_result = tracer_real(device);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 140, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 140, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7939,8 +8178,9 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 140, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 140, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7969,7 +8209,8 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
     cl_int tracer_result;
     tracer_result = tracer_real(in_device, properties, num_entries, out_devices, num_devices);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 141, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 141, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -7994,8 +8235,9 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 141, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 141, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8027,7 +8269,8 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects, flags,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 142, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 142, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8055,8 +8298,9 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 142, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 142, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8088,7 +8332,8 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
     tracer_result = tracer_real(device, image_width, image_height, image_format, param_name,
                                 param_value_size, param_value, param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 143, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 143, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8118,8 +8363,9 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 143, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 143, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8150,7 +8396,8 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
     tracer_result = tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                                 event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 144, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 144, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8177,8 +8424,9 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 144, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 144, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8209,7 +8457,8 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
     tracer_result = tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                                 event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 145, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 145, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8236,8 +8485,9 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 145, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 145, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8271,7 +8521,8 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
                                 array_region, mip_region, num_events_in_wait_list, event_wait_list,
                                 event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 146, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 146, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8302,8 +8553,9 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 146, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 146, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8335,7 +8587,8 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
     tracer_result = tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                                 param_value_size, param_value, param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 147, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 147, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8365,8 +8618,9 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 147, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 147, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8398,7 +8652,8 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
     tracer_result = tracer_real(command_queue, kernel, work_dim, global_work_offset,
                                 global_work_size, suggested_local_work_size);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 148, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 148, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8425,8 +8680,9 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 148, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 148, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8458,7 +8714,8 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 149, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 149, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8485,8 +8742,9 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 149, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 149, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8518,7 +8776,8 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 150, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 150, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8545,8 +8804,9 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 150, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 150, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8576,7 +8836,8 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
     tracer_result = tracer_real(sema_object, device, handle_type, handle_size, handle_ptr,
                                 handle_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 151, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 151, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8602,8 +8863,9 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 151, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 151, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8644,8 +8906,9 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 152, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 152, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8678,7 +8941,8 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
     tracer_result = tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 153, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 153, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8706,8 +8970,9 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 153, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 153, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8740,7 +9005,8 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
     tracer_result = tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 154, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 154, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8768,8 +9034,9 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 154, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 154, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8799,7 +9066,8 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
     tracer_result = tracer_real(sema_object, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 155, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 155, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8824,8 +9092,9 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 155, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 155, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8852,7 +9121,8 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
     cl_int tracer_result;
     tracer_result = tracer_real(sema_object);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 156, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 156, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8871,8 +9141,9 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 156, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 156, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8899,7 +9170,8 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
     cl_int tracer_result;
     tracer_result = tracer_real(sema_object);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 157, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 157, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -8918,8 +9190,9 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 157, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 157, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8964,8 +9237,9 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 158, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 158, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8992,7 +9266,8 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
     void *tracer_result;
     tracer_result = tracer_real(context, flags, size, alignment);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 159, tracer_start, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 159, 0));
     opencl_depth--;
     return tracer_result;
   }
@@ -9015,8 +9290,9 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 159, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 159, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9043,7 +9319,8 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
     tracer_inflight_push("opencl", 160, tracer_start);
     tracer_real(context, svm_pointer);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 160, tracer_start, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 160, 0));
     opencl_depth--;
     return;
   }
@@ -9063,8 +9340,9 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
   tracer_args.tracer_status = 0;
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 160, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 160, tracer_args.tracer_status));
   opencl_depth--;
 }
 
@@ -9096,7 +9374,8 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
     tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func,
                                 user_data, num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 161, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 161, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9126,8 +9405,9 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 161, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 161, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9158,7 +9438,8 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
     tracer_result = tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 162, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 162, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9187,8 +9468,9 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 162, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 162, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9219,7 +9501,8 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
     tracer_result = tracer_real(command_queue, svm_ptr, pattern, pattern_size, size,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 163, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 163, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9248,8 +9531,9 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 163, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 163, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9280,7 +9564,8 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
     tracer_result = tracer_real(command_queue, blocking_map, flags, svm_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 164, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 164, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9309,8 +9594,9 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 164, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 164, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9340,7 +9626,8 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
     tracer_result = tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list,
                                 event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 165, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 165, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9365,8 +9652,9 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 165, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 165, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9393,7 +9681,8 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
     cl_int tracer_result;
     tracer_result = tracer_real(kernel, arg_index, arg_value);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 166, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 166, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9415,8 +9704,9 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 166, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 166, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9444,7 +9734,8 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
     cl_int tracer_result;
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 167, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 167, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9467,8 +9758,9 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 167, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 167, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9513,8 +9805,9 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 168, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 168, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9544,7 +9837,8 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
     tracer_result = tracer_real(accelerator, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 169, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 169, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9569,8 +9863,9 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 169, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 169, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9597,7 +9892,8 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
     cl_int tracer_result;
     tracer_result = tracer_real(accelerator);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 170, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 170, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9616,8 +9912,9 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 170, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 170, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9644,7 +9941,8 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
     cl_int tracer_result;
     tracer_result = tracer_real(accelerator);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 171, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 171, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9663,8 +9961,9 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 171, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 171, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9707,8 +10006,9 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 172, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 172, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9753,8 +10053,9 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 173, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 173, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9799,8 +10100,9 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 174, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 174, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9827,7 +10129,8 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
     cl_int tracer_result;
     tracer_result = tracer_real(context, ptr);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 175, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 175, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9847,8 +10150,9 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 175, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 175, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9875,7 +10179,8 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
     cl_int tracer_result;
     tracer_result = tracer_real(context, ptr);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 176, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 176, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9895,8 +10200,9 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 176, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 176, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9927,7 +10233,8 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
     tracer_result = tracer_real(context, ptr, param_name, param_value_size, param_value,
                                 param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 177, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 177, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -9954,8 +10261,9 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 177, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 177, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9982,7 +10290,8 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
     cl_int tracer_result;
     tracer_result = tracer_real(kernel, arg_index, arg_value);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 178, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 178, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10004,8 +10313,9 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 178, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 178, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10036,7 +10346,8 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
     tracer_result = tracer_real(command_queue, dst_ptr, pattern, pattern_size, size,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 179, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 179, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10065,8 +10376,9 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 179, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 179, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10097,7 +10409,8 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
     tracer_result = tracer_real(command_queue, blocking, dst_ptr, src_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 180, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 180, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10126,8 +10439,9 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 180, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 180, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10158,7 +10472,8 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
     tracer_result = tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list,
                                 event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 181, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 181, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10186,8 +10501,9 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 181, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 181, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10218,7 +10534,8 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
     tracer_result = tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list,
                                 event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 182, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 182, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10246,8 +10563,9 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 182, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 182, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10278,7 +10596,8 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
     tracer_result = tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                                 event_wait_list, event);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 183, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 183, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10306,8 +10625,9 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 183, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 183, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10353,8 +10673,9 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 184, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 184, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10388,7 +10709,8 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
     tracer_result = tracer_real(context, properties, flags, image_format, image_desc, param_name,
                                 param_value_size, param_value, param_value_size_ret);
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call, 185, tracer_start, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call,
+                         tracer_call_record(tracer_start, 185, (int64_t)tracer_result));
     opencl_depth--;
     return tracer_result;
   }
@@ -10419,8 +10741,9 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit, &tracer_args);
   lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit_full, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, call, 185, tracer_args.tracer_start,
-                       tracer_args.tracer_status);
+  lttng_ust_tracepoint(
+      lttng_ust_opencl, call,
+      tracer_call_record(tracer_args.tracer_start, 185, tracer_args.tracer_status));
   opencl_depth--;
   return tracer_args.tracer_result;
 }
