@@ -170,9 +170,12 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
             run->exit_code < 0 ? "'s" : "", strncmp(run->status, "killed", 6) == 0 ? "was " : "",
             run->status);
   if (t->discarded) {
-    fprintf(out, "WARNING: %llu events were discarded by the tracer (buffers full): the "
-                 "tables below miss them. Larger buffers (--buffer-size) or --blocking lose "
-                 "fewer.\n",
+    fprintf(out,
+            "WARNING: %llu events were discarded by the tracer (buffers full): the tables "
+            "below miss them.\n"
+            "LTTng waits for each buffer to reach the disk: storage that stalls fills them.\n"
+            "Larger buffers (--buffer-size, --buffer-count), faster storage for the trace\n"
+            "(--trace-output on a node-local disk or /dev/shm) or --blocking lose fewer.\n",
             (unsigned long long)t->discarded);
     uint64_t attributed = 0;
     for (size_t i = 0; i < t->loss_count; i++) {
