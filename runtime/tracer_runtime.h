@@ -24,8 +24,8 @@ static inline size_t tracer_clamp(size_t n, size_t max) { return n < max ? n : m
 
 /* The trace clock (tracer_clock.h): CLOCK_MONOTONIC in nanoseconds, LTTng-UST's default,
  * or the TSC when LTTng loaded the tracer's clock plugin; tracer_clock_is_tsc is set
- * before any interposer runs. A plain RDTSC suffices for a call's start: it only has to
- * come before the call's end, which LTTng reads after an LFENCE. */
+ * before any interposer runs. A plain RDTSC, as LTTng's own reads through the plugin
+ * (runtime/tracer_clock_plugin.c says why that is enough). */
 extern bool tracer_clock_is_tsc;
 static inline uint64_t tracer_now(void) {
 #if defined(__x86_64__) || defined(__i386__)
