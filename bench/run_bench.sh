@@ -139,8 +139,8 @@ diff_ns() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", a - b}'; }
 
 # ---- No loss at a sustained 1M calls per second per thread ----
 # LTTng's consumer waits for each sub-buffer to reach the disk (sync_file_range), so a
-# storage stall longer than the buffers last (8 MiB per CPU: ~110 ms at 2M events/s) loses
-# events: the same runs with the trace in memory (/dev/shm) tell the storage's share.
+# storage stall longer than the buffers last (32 MiB per CPU: ~450 ms at 2M events/s)
+# loses events: the same runs with the trace in memory (/dev/shm) tell the storage's share.
 rate_runs=3
 rate_calls=5000000
 [ "$quick" = "--quick" ] && rate_runs=1 && rate_calls=500000
@@ -148,8 +148,8 @@ rate_calls=5000000
   echo
   echo "Sustained rate: clGetPlatformIDs paced at 1M calls per second per thread"
   echo "($rate_calls calls per thread), default mode (2 events per call), default buffers"
-  echo "(4 x 2 MiB per CPU), $rate_runs runs each; the trace on this machine's disk, then in"
-  echo "memory (/dev/shm)."
+  echo "($("$tracer" --help | sed -n 's/.*; here \([0-9]*\)).*/\1/p') x 2 MiB per CPU here), $rate_runs runs each; the trace on this machine's"
+  echo "disk, then in memory (/dev/shm)."
   echo
   echo "| trace on | threads | calls per run | runs without loss | events recorded | events discarded |"
   echo "|---|---|---|---|---|---|"

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -166,8 +167,9 @@ static enum session_status enable_channel(struct session *session,
   channel->attr.overwrite = 0; /* discard new events when full: never lose old ones */
   channel->attr.subbuf_size =
       options->subbuf_size != 0 ? options->subbuf_size : SESSION_DEFAULT_SUBBUF_SIZE;
-  channel->attr.num_subbuf =
-      options->subbuf_count != 0 ? options->subbuf_count : SESSION_DEFAULT_SUBBUF_COUNT;
+  channel->attr.num_subbuf = options->subbuf_count != 0
+                                 ? options->subbuf_count
+                                 : session_default_subbuf_count(channel->attr.subbuf_size);
   channel->attr.output = LTTNG_EVENT_MMAP; /* the only output UST supports */
   /* Sub-buffers are switched and written out every second even when not full, so a job
    * killed outright (a batch time limit's SIGKILL to the tracer too) leaves on disk all
@@ -264,6 +266,17 @@ static enum session_status enable_events(struct session *session,
     }
   }
   return SESSION_OK;
+}
+
+uint64_t session_default_subbuf_count(uint64_t subbuf_size)
+{
+  int cpus = get_nprocs_conf();
+  uint64_t per_cpu = SESSION_BUFFER_BUDGET / (uint64_t)(cpus > 0 ? cpus : 1);
+  uint64_t count = SESSION_MIN_DEFAULT_SUBBUF_COUNT;
+  while (count < SESSION_MAX_DEFAULT_SUBBUF_COUNT && 2 * count * subbuf_size <= per_cpu) {
+    count *= 2;
+  }
+  return count;
 }
 
 static enum session_status make_app_environment(struct session *session,

@@ -48,15 +48,24 @@
 #include <sys/types.h>
 
 /* Ring buffer defaults, per CPU (per-UID buffers: one set per CPU per user per session).
- * Measured here: an enabled event costs about 124 ns and 19 bytes, so one thread calling
- * an API in a tight loop (entry and exit events, several fields) writes up to roughly
- * 150-200 MB/s. LTTng's default 4 x 512 KiB lost nothing on 1M small events, which
- * leaves the consumer about 3 x 512 KiB / 170 MB/s = 9 ms of delay before a sub-buffer
- * is dropped; 4 KiB sub-buffers lost 60-80%. 4 x 2 MiB raises that slack to about 37 ms,
- * enough to ride over a scheduler delay of the consumer daemon on a busy node, for 8 MiB
- * of memory per CPU (1 GiB on a 128-CPU node, per session). */
+ * An enabled event costs about 100 ns and 36 bytes here, so one thread calling an API in
+ * a tight loop writes up to roughly 150-300 MB/s, and 72 MB/s at a sustained 1M calls a
+ * second. LTTng's consumer waits for each sub-buffer to reach the disk (sync_file_range),
+ * so the buffers must outlast the storage's stalls: this machine's disk stalls up to
+ * ~0.5 s, which 4 x 2 MiB (~110 ms at 72 MB/s) did not ride over in 1 run of 3 and
+ * 16 x 2 MiB (~450 ms) did in 6 of 6. LTTng allocates the buffers for every CPU of the
+ * machine, so the count is as many as fit in a budget over all CPUs, between the
+ * minimum and the maximum: 16 on a small machine, 4 (8 MiB per CPU, 1 GiB on a 128-CPU
+ * node) on a large one. */
 #define SESSION_DEFAULT_SUBBUF_SIZE (2u * 1024u * 1024u)
-#define SESSION_DEFAULT_SUBBUF_COUNT 4u
+#define SESSION_BUFFER_BUDGET (128u * 1024u * 1024u)
+#define SESSION_MIN_DEFAULT_SUBBUF_COUNT 4u
+#define SESSION_MAX_DEFAULT_SUBBUF_COUNT 16u
+
+/* The sub-buffer count used when none is given, for sub-buffers of subbuf_size bytes on
+ * this machine (see above). */
+uint64_t session_default_subbuf_count(uint64_t subbuf_size);
+
 /* Bound on waiting for a daemon to start answering, and for one we stop to exit. */
 #define SESSION_DEFAULT_DAEMON_TIMEOUT_MS 10000
 /* How often sub-buffers are written out even when not full, in microseconds. */

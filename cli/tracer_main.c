@@ -91,7 +91,8 @@ static const char usage[] =
     "                         with a daemon already running, its clock is kept\n"
     "      --buffer-size SIZE size of each ring sub-buffer per CPU, a power of 2 with an\n"
     "                         optional k, M or G suffix (default: 2M)\n"
-    "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: 4)\n"
+    "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: as many as fit\n"
+    "                         in 128 MiB over all CPUs, from 4 to 16; here %llu)\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
     "  -h, --help             show this help and exit\n"
@@ -107,7 +108,8 @@ static void print_usage(FILE *out) {
     strncat(list, i ? "," : "", sizeof list - strlen(list) - 1);
     strncat(list, tracer_backends[i]->name, sizeof list - strlen(list) - 1);
   }
-  fprintf(out, usage, list[0] ? list : "none");
+  fprintf(out, usage, list[0] ? list : "none",
+          (unsigned long long)session_default_subbuf_count(SESSION_DEFAULT_SUBBUF_SIZE));
 }
 
 static void say(const struct options *o, const char *fmt, ...)
