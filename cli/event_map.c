@@ -126,7 +126,8 @@ bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
                     struct event_call *call) {
   struct ctf_value record, element;
   uint64_t values[3];
-  if (info->record < 0 || ctf_event_decode_field(ev, (size_t)info->record, &record, NULL) != CTF_OK ||
+  if (info->record < 0 ||
+      ctf_event_decode_field(ev, (size_t)info->record, &record, NULL) != CTF_OK ||
       record.kind != CTF_VALUE_ARRAY || record.u.array.count != 3)
     return false;
   for (uint64_t i = 0; i < 3; i++) {

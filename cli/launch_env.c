@@ -112,7 +112,8 @@ static void free_entries(char **entries)
 }
 
 /* Fills entries (zeroed, large enough) in order: the inherited environment less what is
- * replaced or removed, the extra entries, LD_PRELOAD, the register timeout unless the user set it.
+ * replaced or removed, the extra entries, LD_PRELOAD, the register timeout unless the
+ * user set it.
  * Returns false when out of memory. */
 static bool fill_entries(char **entries, const struct launch_request *request,
                          const char *preload_value)

@@ -279,46 +279,46 @@ uint64_t session_default_subbuf_count(uint64_t subbuf_size)
   return count;
 }
 
+/* Adds "name=value" to the app's environment entries. */
+static enum session_status add_app_entry(struct session *session, size_t *count,
+                                         const char *name, const char *value,
+                                         struct session_error *error)
+{
+  char *entry = NULL;
+  if (asprintf(&entry, "%s=%s", name, value) < 0) {
+    return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
+  }
+  session->app_environment[(*count)++] = entry;
+  session->app_environment[*count] = NULL;
+  return SESSION_OK;
+}
+
 static enum session_status make_app_environment(struct session *session,
                                                 const struct session_options *options,
                                                 struct session_error *error)
 {
   size_t count = 0;
+  enum session_status status = SESSION_OK;
   if (session->daemon.private_home != NULL) {
-    size_t size = strlen("LTTNG_HOME=") + strlen(session->daemon.private_home) + 1;
-    char *entry = malloc(size);
-    if (entry == NULL) {
-      return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
-    }
-    snprintf(entry, size, "LTTNG_HOME=%s", session->daemon.private_home);
-    session->app_environment[count++] = entry;
+    status = add_app_entry(session, &count, "LTTNG_HOME", session->daemon.private_home, error);
   }
-  if (options->blocking) {
+  if (status == SESSION_OK && options->blocking) {
     /* lttng-ust ignores a channel's blocking timeout unless the app allows it. */
-    char *entry = strdup("LTTNG_UST_ALLOW_BLOCKING=1");
-    if (entry == NULL) {
-      return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
-    }
-    session->app_environment[count++] = entry;
+    status = add_app_entry(session, &count, "LTTNG_UST_ALLOW_BLOCKING", "1", error);
+  }
+  if (status != SESSION_OK) {
+    return status;
   }
   /* Events are stamped in the app, the clock is described by the daemon: the app loads
    * the daemon's clock plugin, or none. */
   char *plugin = session_daemon_clock_plugin(&session->daemon);
   if (plugin != NULL) {
-    size_t size = strlen("LTTNG_UST_CLOCK_PLUGIN=") + strlen(plugin) + 1;
-    char *entry = malloc(size);
-    if (entry == NULL) {
-      free(plugin);
-      return session_fail(error, SESSION_ERR_SYSTEM, "Cannot create session: out of memory");
-    }
-    snprintf(entry, size, "LTTNG_UST_CLOCK_PLUGIN=%s", plugin);
+    status = add_app_entry(session, &count, "LTTNG_UST_CLOCK_PLUGIN", plugin, error);
     free(plugin);
-    session->app_environment[count++] = entry;
   } else {
     session->app_environment_removed[0] = "LTTNG_UST_CLOCK_PLUGIN";
   }
-  session->app_environment[count] = NULL;
-  return SESSION_OK;
+  return status;
 }
 
 /* Sessions of tracers on this host that died without ending them (a batch time limit

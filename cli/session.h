@@ -111,8 +111,8 @@ struct session_options {
   enum session_scope scope;
   int daemon_timeout_ms; /* 0: SESSION_DEFAULT_DAEMON_TIMEOUT_MS */
   /* LTTNG_UST_CLOCK_PLUGIN for a private daemon this job starts (root's daemon, shared
-   * by the machine, and a daemon already running keep their own); NULL: none. The app gets whatever the serving daemon has, see
-   * session_app_environment(). */
+   * by the machine, and a daemon already running keep their own); NULL: none. The app
+   * gets whatever the serving daemon has, see session_app_environment(). */
   const char *clock_plugin;
 };
 

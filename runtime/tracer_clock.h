@@ -9,9 +9,6 @@
 /* The clock class name the plugin gives LTTng (and so the trace metadata). */
 #define TRACER_CLOCK_TSC_NAME "tracer_tsc"
 
-/* The plugin's file name, installed next to the other tracer libraries. */
-#define TRACER_CLOCK_PLUGIN_FILE "libtracer_clock.so"
-
 #include <stdint.h>
 
 /* A (TSC, CLOCK_MONOTONIC_RAW nanoseconds) pair read at one instant, to within ~10 ns.

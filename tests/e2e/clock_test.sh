@@ -59,7 +59,8 @@ check() {
   wait_ns=$(jq '[.backends[].host[] | select(.name == "clWaitForEvents") | .time_ns] | add' \
     "$dir/$name.json")
   # The completing thread sleeps WAIT_MS; waking it and the wait's return add a little.
-  [ "$wait_ns" -ge $((wait_ms * 1000000)) ] && [ "$wait_ns" -lt $((wait_ms * 1000000 + 250000000)) ] ||
+  low=$((wait_ms * 1000000)) high=$((wait_ms * 1000000 + 250000000))
+  [ "$wait_ns" -ge "$low" ] && [ "$wait_ns" -lt "$high" ] ||
     fail "$name: clWaitForEvents lasted $wait_ns ns, expected $wait_ms ms"
 
   wall_start=$(sed -n 's/^wall_start=//p' "$dir/$name.out")
@@ -84,7 +85,9 @@ check() {
       n++
       match($0, /start: [0-9:.]+/); s = secs(substr($0, RSTART + 7, RLENGTH - 7))
       match($0, /end: [0-9:.]+/); e = secs(substr($0, RSTART + 5, RLENGTH - 5))
-      if (s < first || e < s || e > secs($1) + 0.000001) {print name ": device command times wrong: " $0; exit 1}
+      if (s < first || e < s || e > secs($1) + 0.000001) {
+        print name ": device command times wrong: " $0; exit 1
+      }
     }
     END {if (n < 1) {print name ": no device command"; exit 1}}' "$tmp/$name.text" \
     >"$tmp/$name.devices" || fail "$(cat "$tmp/$name.devices")"
