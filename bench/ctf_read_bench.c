@@ -1,4 +1,4 @@
-/* ctf_read_bench: events per second of the CTF reader (cli/ctf_*.c) on a trace.
+/* ctf_read_bench: events per second of the CTF reader (cli/ctf/ctf_*.c) on a trace.
  *
  * Each pass reads every event's header, timestamp, the `vtid` context field and one
  * u64 payload field (default `n`, the ctf_test provider's tick counter), and folds
@@ -11,8 +11,8 @@
  * Each pass runs `--runs` times (default 3; the best is shown: page cache warm).
  *
  * Build (not part of the CMake build):
- *   cc -O2 -std=c11 -D_GNU_SOURCE -Icli -o /tmp/ctf_read_bench bench/ctf_read_bench.c \
- *      cli/ctf_*.c -lpthread
+ *   cc -O2 -std=c11 -D_GNU_SOURCE -Icli/ctf -o /tmp/ctf_read_bench bench/ctf_read_bench.c \
+ *      cli/ctf/ctf_*.c -lpthread
  * Usage: ctf_read_bench TRACE [--field NAME] [--runs N]
  * Compare with: babeltrace2 --component=source.ctf.fs --params='inputs=["DIR"]' \
  *                 --component=sink.utils.dummy            (DIR: the folder of `metadata`) */

@@ -10,7 +10,7 @@
  * LTTng-UST loads the library named by LTTNG_UST_CLOCK_PLUGIN and calls
  * lttng_ust_clock_plugin_init(). The session daemon must load the same plugin: it writes
  * the clock's name, frequency and offset into the trace metadata (the tracer arranges
- * both, cli/session.c). Elsewhere the plugin leaves LTTng's clock alone, so the daemon
+ * both, cli/control/session.c). Elsewhere the plugin leaves LTTng's clock alone, so the daemon
  * and its apps still agree.
  *
  * The frequency, which only the session daemon asks for, is measured against

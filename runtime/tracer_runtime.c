@@ -191,7 +191,7 @@ void tracer_device_command(const char *backend, enum tracer_command_kind kind, c
 
 /* Children: a tracer whose session records only the app's processes names a socket in
  * TRACER_FORK_SOCKET. The runtime sends the pid of each new process there and waits for
- * the tracer to add it (cli/fork_listener.c): from a fork child before LTTng-UST
+ * the tracer to add it (cli/control/fork_listener.c): from a fork child before LTTng-UST
  * registers it (pthread_atfork), and from every program started with the preload
  * (the constructor), which covers vfork, posix_spawn and shell scripts, whose children
  * run no atfork handler. Only async-signal-safe calls: the parent may have had other

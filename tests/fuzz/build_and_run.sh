@@ -40,13 +40,11 @@ done
 
 # Sources per target, listed explicitly: the same files the CMake targets compile.
 generator_common="generator/diag.c generator/util.c generator/yamldoc.c"
-ctf="cli/ctf_arena.c cli/ctf_clock.c cli/ctf_cursor.c cli/ctf_error.c cli/ctf_exec.c
-     cli/ctf_lexer.c cli/ctf_merge.c cli/ctf_metadata_file.c cli/ctf_parse.c
-     cli/ctf_parse_struct.c cli/ctf_parse_type.c cli/ctf_plan.c cli/ctf_trace.c
-     cli/ctf_value.c"
-analysis="cli/backends.c cli/event_map.c cli/id_set.c cli/tally.c cli/trace_text.c
-          cli/units.c generated/opencl/opencl_events.c $work/backend_registry.c"
-# The registry cli/CMakeLists.txt makes, for the one backend traced today.
+ctf=$(echo cli/ctf/ctf_*.c)
+analysis="cli/analysis/backends.c cli/analysis/event_map.c cli/analysis/id_set.c
+          cli/analysis/tally.c cli/analysis/trace_text.c cli/analysis/units.c
+          generated/opencl/opencl_events.c $work/backend_registry.c"
+# The registry cli/analysis/CMakeLists.txt makes, for the one backend traced today.
 cat >"$work/backend_registry.c" <<'EOF'
 /* Made by tests/fuzz/build_and_run.sh: the backends the fuzzed analyses know. */
 #include <stddef.h>
@@ -79,8 +77,8 @@ flags_of() {
   case $1 in
   spec | template) echo "-Igenerator" ;;
   model_check) echo "-Igenerator -I$llvm/include" ;;
-  ctf_metadata | ctf_stream) echo "-Icli" ;;
-  ctf_analysis) echo "-Icli -Iruntime" ;;
+  ctf_metadata | ctf_stream) echo "-Icli/ctf" ;;
+  ctf_analysis) echo "-Icli/ctf -Icli/analysis -Iruntime" ;;
   esac
 }
 

@@ -1,4 +1,4 @@
-/* ctf_walk: every event of a trace through every decoding entry point of cli/ctf.h. */
+/* ctf_walk: every event of a trace through every decoding entry point of cli/ctf/ctf.h. */
 #include "ctf_walk.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* fuzz_ctf_analysis: the analyses (cli/event_map.c, tally.c, trace_text.c over the
+/* fuzz_ctf_analysis: the analyses (cli/analysis/event_map.c, tally.c, trace_text.c over the
  * OpenCL backend's description) on any bytes as a stream file, under a fixed real
  * metadata of the tracer's own OpenCL events (corpus/ctf_metadata/lttng_opencl.tsdl,
  * from `tracer -m full` on the vadd app by make_ctf_seeds.sh).

@@ -1,4 +1,4 @@
-/* fuzz_ctf_metadata: the CTF reader's metadata parser (cli/ctf_metadata_file.c, the TSDL
+/* fuzz_ctf_metadata: the CTF reader's metadata parser (cli/ctf/ctf_metadata_file.c, the TSDL
  * lexer and parser, the plan compiler) on any bytes, written as `metadata` in a folder
  * with no stream, then opened with ctf_trace_open() and its classes walked.
  * Seeds: corpus/ctf_metadata/ (real LTTng metadata, packetized and as text). */

@@ -1,4 +1,4 @@
-/* fuzz_ctf_stream: the CTF reader's stream decoder (cli/ctf_cursor.c, ctf_exec.c,
+/* fuzz_ctf_stream: the CTF reader's stream decoder (cli/ctf/ctf_cursor.c, ctf_exec.c,
  * ctf_value.c, ctf_merge.c) on any bytes as a stream file, under a fixed real LTTng
  * metadata that declares every field kind (corpus/ctf_metadata/lttng_ctf_test.metadata,
  * recorded from tests/ctf/ctf_test_app by make_ctf_seeds.sh). A fixed real stream of the

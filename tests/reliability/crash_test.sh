@@ -154,7 +154,7 @@ run_traced() { # extra tracer options...
 check_run() {
   label=$1
   if [ "$scenario" = batch ]; then
-    # Known limitation (cli/launch.h): a signal sent to every process of the job reaches
+    # Known limitation (cli/control/launch.h): a signal sent to every process of the job reaches
     # the app directly and again through the tracer, which cannot tell it from one sent
     # to the tracer alone. The app may then die of the second SIGTERM before the SIGKILL
     # comes: whatever it died of, the report and the exit status must say so, and agree.

@@ -111,7 +111,7 @@ traced() {
   else
     daemons_after=$(sessiond_pids nobody)
   fi
-  # A daemon takes 1.5-2.5 s to exit once told to (cli/session.h): wait up to 10 s for
+  # A daemon takes 1.5-2.5 s to exit once told to (cli/control/session.h): wait up to 10 s for
   # the ones this run started to be gone.
   waited=0
   while :; do

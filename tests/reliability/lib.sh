@@ -91,7 +91,7 @@ need_exe() { # what path
   [ -x "$2" ] || die "no $1 at $2 (is it built?)"
 }
 
-# The session name prefix of a tracer with pid PID (cli/session.c, make_name):
+# The session name prefix of a tracer with pid PID (cli/control/session.c, make_name):
 # tracer-<host, unsafe characters as _>-<pid>-<random>.
 session_prefix() {
   printf 'tracer-%s-%s-' "$(uname -n | cut -c1-64 | sed 's/[^A-Za-z0-9_-]/_/g')" "$1"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# End-to-end tests of cli/session and cli/launch with a real LTTng session daemon, a
+# End-to-end tests of cli/control/session and launch with a real LTTng session daemon, a
 # real lttng-ust app and babeltrace2 as the reference reader.
 #
 #   session_test.sh SCENARIO DRIVER APP PTY INTERPOSER_LIB USER_PRELOAD_LIB SLOW_CREATE_LIB
