@@ -304,15 +304,12 @@ static char **event_patterns(const struct options *o, char **backends, size_t n)
       p[k++] = strdup(buf);
       break;
     case MODE_DEFAULT:
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*_entry", b);
-      p[k++] = strdup(buf);
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*_exit", b);
+      /* Every function's own event F, but neither `call` nor F_full (session.h). */
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*!lttng_ust_%s:call,lttng_ust_%s:*_full", b, b, b);
       p[k++] = strdup(buf);
       break;
     case MODE_FULL:
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*_entry_full", b);
-      p[k++] = strdup(buf);
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*_exit_full", b);
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*_full", b);
       p[k++] = strdup(buf);
       break;
     }

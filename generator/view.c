@@ -9,6 +9,7 @@
 
 #include "util.h"
 #include "view_events.h"
+#include "view_record.h"
 
 /* Arrays recorded in full mode are capped so a wrong length cannot flood the trace. */
 #define VIEW_MAX_ELEMENTS "TRACER_MAX_ELEMENTS"
@@ -186,21 +187,6 @@ static void add_field(struct tree *list, const char *fmt, ...) {
   free(s);
 }
 
-/* The value of an expression of type t as a scalar CTF field named name. */
-static void scalar_field(struct tree *list, const struct model_type *t, const char *name,
-                         const char *expr) {
-  bool hex;
-  const char *et = element_type(t, &hex);
-  if (!et)
-    return;
-  if (hex)
-    add_field(list, "lttng_ust_field_integer_hex(uintptr_t, %s, (uintptr_t)%s)", name, expr);
-  else if (t->kind == MODEL_KIND_FLOAT)
-    add_field(list, "lttng_ust_field_float(%s, %s, %s)", et, name, expr);
-  else
-    add_field(list, "lttng_ust_field_integer(%s, %s, %s)", et, name, expr);
-}
-
 /* A sequence of count elements of type elem at pointer expr. */
 static void sequence_field(struct tree *list, const struct model_type *elem, const char *name,
                            const char *ptr, const char *count) {
@@ -231,27 +217,12 @@ static void sequence_field(struct tree *list, const struct model_type *elem, con
 static bool is_in(const struct model_param *p) { return p->direction != MODEL_DIR_OUT; }
 static bool is_out(const struct model_param *p) { return p->direction != MODEL_DIR_IN; }
 
-/* The value behind an out pointer to one scalar, after the call: default mode. */
-static void single_value(const struct model_param *p, struct tree *exit, struct tree *exit_full) {
-  const struct model_type *t = p->type;
-  bool hex;
-  if (t->kind != MODEL_KIND_POINTER || t->handle || !t->target || p->length || !is_out(p) ||
-      !element_type(t->target, &hex))
-    return;
-  char *ptr = xasprintf("tracer_args->%s", p->name);
-  char *name = xasprintf("%s_val", p->name);
-  char *count = xasprintf("%s ? 1 : 0", ptr);
-  sequence_field(exit, t->target, name, ptr, count);
-  sequence_field(exit_full, t->target, name, ptr, count);
-  free(ptr);
-  free(name);
-  free(count);
-}
-
 /* What a param points to, full mode: a string, an array of `length` elements, or the
  * bytes of a struct; at entry for what goes in, at exit for what comes out. */
 static void param_contents(const struct model_function *f, const struct model_param *p,
                            struct tree *list, bool entry) {
+  /* An in-out param has contents at both ends: those after the call take "_out". */
+  const char *suffix = !entry && is_in(p) ? "_out" : "";
   const struct model_type *t = p->type;
   const struct model_type *target = t->target;
   bool pointer = t->kind == MODEL_KIND_POINTER && !t->handle && target;
@@ -265,14 +236,14 @@ static void param_contents(const struct model_function *f, const struct model_pa
   } else if (array && wanted) {
     char *count = length_expr(f, p->length, a);
     char *guarded = xasprintf("%s ? %s : 0", ptr, count);
-    char *name = xasprintf("%s_vals", p->name);
+    char *name = xasprintf("%s_vals%s", p->name, suffix);
     sequence_field(list, target, name, ptr, guarded);
     free(name);
     free(count);
     free(guarded);
   } else if (pointer && is_struct(target) && wanted) {
     char *count = xasprintf("%s ? 1 : 0", ptr);
-    char *name = xasprintf("%s_bytes", p->name);
+    char *name = xasprintf("%s_bytes%s", p->name, suffix);
     sequence_field(list, target, name, ptr, count);
     free(name);
     free(count);
@@ -283,36 +254,16 @@ static void param_contents(const struct model_function *f, const struct model_pa
   free(ptr);
 }
 
-/* Fields of the four events of f. See docs/trace-format.md. */
-static void build_fields(const struct model_function *f, struct tree *fn) {
-  struct tree *entry = tree_set(fn, "entry_fields", tree_list());
-  struct tree *exit = tree_set(fn, "exit_fields", tree_list());
-  struct tree *entry_full = tree_set(fn, "entry_full_fields", tree_list());
-  struct tree *exit_full = tree_set(fn, "exit_full_fields", tree_list());
-  const char *a = "tracer_args->";
-
-  /* Entry events: every param's value; full mode puts what it points to right after. */
-  for (size_t i = 0; i < f->params.len; i++) {
-    const struct model_param *p = f->params.items[i];
-    char *expr = xasprintf("%s%s", a, p->name);
-    scalar_field(entry, p->type, p->name, expr);
-    scalar_field(entry_full, p->type, p->name, expr);
-    free(expr);
-    param_contents(f, p, entry_full, true);
-  }
-  add_field(exit, "lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)");
-  add_field(exit_full, "lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)");
-  if (f->result->kind != MODEL_KIND_VOID) {
-    char *expr = xasprintf("%stracer_result", a);
-    scalar_field(exit, f->result, "result", expr);
-    scalar_field(exit_full, f->result, "result", expr);
-    free(expr);
-  }
-  for (size_t i = 0; i < f->params.len; i++) {
-    const struct model_param *p = f->params.items[i];
-    single_value(p, exit, exit_full);
-    param_contents(f, p, exit_full, false);
-  }
+/* Full mode's fields after the record: what params point to, as passed (strings, arrays,
+ * struct bytes; shown with the call's entry), then what the call wrote through them
+ * (shown with its exit). See docs/trace-format.md. */
+static void build_full_fields(const struct model_function *f, struct tree *fn) {
+  struct tree *full = tree_set(fn, "full_fields", tree_list());
+  for (size_t i = 0; i < f->params.len; i++)
+    param_contents(f, f->params.items[i], full, true);
+  tree_set(fn, "full_entry_fields", tree_stringf("%zu", full->len));
+  for (size_t i = 0; i < f->params.len; i++)
+    param_contents(f, f->params.items[i], full, false);
 }
 
 static bool matches(const struct ptrvec *patterns, const char *name) {
@@ -442,15 +393,10 @@ static struct tree *build_function(struct view *v, const struct model_function *
   tree_set_string(fn, "real_call", real_call);
   free(real_call);
   strbuf_free(&call);
-  build_fields(f, fn);
-  if (slot) {
-    /* The status out-param may be NULL in the app's call; the wrapper's own copy is not. */
-    const char *field = "lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)";
-    add_field((struct tree *)tree_get(fn, "exit_fields"), "%s", field);
-    add_field((struct tree *)tree_get(fn, "exit_full_fields"), "%s", field);
-  }
-  tree_set_string(fn, "status_field", slot ? "status" : returns && tree_get(fn, "status") &&
-                  strcmp(tree_get(fn, "status")->string, "0") ? "result" : "");
+  build_full_fields(f, fn);
+  bool status_is_result = !slot && returns && strcmp(tree_get(fn, "status")->string, "0") != 0;
+  view_record_build(f, status_is_result, slot_param, fn);
+  tree_set_string(fn, "status_field", slot ? "status" : status_is_result ? "result" : "");
   bool before = matches(&v->s->trace.before, f->name);
   bool after = matches(&v->s->trace.after, f->name);
   tree_set_bool(fn, "hook_before", before);

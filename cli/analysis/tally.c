@@ -133,26 +133,16 @@ static void note_actor(struct tally_backend *b, const struct event_map *map,
 static void on_call(struct tally *t, const struct event_map *map, const struct event_info *info,
                     const struct ctf_event *ev, int host) {
   struct tally_backend *b = &t->backends[info->backend];
-  int64_t start = 0, status = 0, function = info->function;
-  bool has_status = info->status >= 0 && field_int(ev, info->status, &status);
-  if (info->role == EVENT_CALL) {
-    struct event_call call;
-    if (!event_map_call(info, ev, &call))
-      return;
-    start = (int64_t)call.start;
-    function = call.function;
-    status = call.status;
-    has_status = true;
-  } else if (!field_int(ev, info->start, &start)) {
+  struct event_call call;
+  if (!event_map_call(info, ev, &call) || call.function < 0 ||
+      (uint64_t)call.function >= b->function_count)
     return;
-  }
-  if (function < 0 || (uint64_t)function >= b->function_count)
-    return;
-  uint64_t ns = span_ns(ev, (uint64_t)start, ev->timestamp);
-  /* Packed statuses keep 32 bits: compare them as such. */
-  bool error = has_status && (info->role == EVENT_CALL ? (int32_t)status != (int32_t)info->desc->success
-                                                       : status != info->desc->success);
-  stat_add(&b->host[function], ns, error);
+  const struct tracer_function_desc *f = &info->desc->functions[call.function];
+  /* The record keeps the status's low 32 bits: compare them as such. */
+  bool error = f->status != TRACER_STATUS_NONE &&
+               (int32_t)call.status != (int32_t)info->desc->success;
+  stat_add(&b->host[call.function], span_ns(ev, call.start, call.end), error);
+  b->events++;
   note_actor(b, map, info, ev, host, false);
 }
 
@@ -238,14 +228,12 @@ static void read_stream(struct worker *w, size_t stream) {
       t->discarded += ev->packet->events_discarded_new;
     }
     const struct event_info *info = &w->map->infos[ev->event_class->index];
-    if (info->role == EVENT_EXIT || info->role == EVENT_CALL)
+    if (info->role == EVENT_CALL)
       on_call(t, w->map, info, ev, host);
     else if (info->role == EVENT_DEVICE_COMMAND)
       on_device(t, w->map, info, ev, host);
     else if (info->role == EVENT_UNFINISHED)
       on_unfinished(t, info, ev);
-    else if (info->role == EVENT_ENTRY)
-      t->backends[info->backend].events++;
     if ((++count & 0xffff) == 0) {
       atomic_fetch_add(&w->progress->bytes_done, ev->offset - last_offset);
       last_offset = ev->offset;

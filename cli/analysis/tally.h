@@ -4,8 +4,8 @@
  *
  * Reading is split over threads by stream (a tally of tallies is a tally), so memory
  * grows with the number of functions and kernel names, never with the trace's length.
- * Durations come from exit events alone (their `start` field), so entry events are
- * skipped without being decoded.
+ * A call's duration is its record's end minus its start, both read right around the real
+ * call (docs/trace-format.md), so the tracer's own work is in neither.
  */
 #ifndef TRACER_TALLY_H
 #define TRACER_TALLY_H
