@@ -21,6 +21,7 @@
 #include "fork_listener.h"
 #include "launch.h"
 #include "run_record.h"
+#include "tracing_cost.h"
 #include "session.h"
 
 #include <lttng/lttng.h>
@@ -210,6 +211,20 @@ static void mark_latest(const char *trace_dir) {
   free(home);
 }
 
+/* A run that measured the cost of tracing (runtime/tracer_calibration.c): the cache keeps
+ * it for the next runs on this machine, the run record for `tracer -r`. */
+static void keep_calibration(const char *trace_dir, const struct tally *tally,
+                             struct run_record *run, bool replay) {
+  if (!tally->has_calibration || !run->present || run->event_ps)
+    return;
+  struct tracing_cost cost = {tally->calibration_event_ps, tally->calibration_byte_ps};
+  if (!replay) /* a replay may run on another machine */
+    tracing_cost_save(tally->clock_is_tsc ? "tsc" : "monotonic", &cost);
+  run->event_ps = cost.event_ps;
+  run->byte_ps = cost.byte_ps;
+  run_record_write(trace_dir, run);
+}
+
 static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
@@ -256,6 +271,7 @@ static int analyse(const struct options *o, const char *trace_dir) {
        * stream came after its last packet: the difference is reported unattributed. */
       if (run.discarded_events > tally.discarded)
         tally.discarded = run.discarded_events;
+      keep_calibration(trace_dir, &tally, &run, o->replay);
       if (o->json)
         tally_print_json(&tally, trace_dir, &run, out);
       else
@@ -430,11 +446,19 @@ static int run(const struct options *o) {
   size_t env_count = 0;
   while (session_env && session_env[env_count])
     env_count++;
-  const char **app_env = calloc(env_count + 2, sizeof *app_env);
+  const char **app_env = calloc(env_count + 3, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
-    app_env[env_count] = fork_env;
+    app_env[env_count++] = fork_env;
+  /* The cost of tracing on this machine: cached, or measured by this run's first process. */
+  struct tracing_cost cost = {0};
+  /* The TSC plugin falls back to the monotonic clock where the TSC is not the kernel's
+   * clocksource: then only a monotonic calibration exists. */
+  bool calibrated = (clock_plugin && tracing_cost_cached("tsc", &cost)) ||
+                    tracing_cost_cached("monotonic", &cost);
+  if (app_env && !calibrated)
+    app_env[env_count++] = "TRACER_CALIBRATE=1";
   struct launch_request req = {
       .argv = (const char *const *)o->app,
       .preload_libraries = (const char *const *)libs,
@@ -454,6 +478,8 @@ static int run(const struct options *o) {
   run_record_write(trace_dir, &unseen);
   struct launch_process *app = NULL;
   struct launch_error lerr;
+  struct timespec app_start, app_end;
+  clock_gettime(CLOCK_MONOTONIC, &app_start);
   enum launch_status ls = launch_start(&req, &app, &lerr);
   if (ls == LAUNCH_OK && session_track_process(session, launch_pid(app), &serr) != SESSION_OK) {
     error("%s", serr.message);
@@ -467,6 +493,7 @@ static int run(const struct options *o) {
   int status = 0;
   if (ls == LAUNCH_OK)
     ls = launch_wait(app, &status, &lerr);
+  clock_gettime(CLOCK_MONOTONIC, &app_end);
   fork_listener_stop(forks);
   free(app_env);
   struct session_end_report report = {0};
@@ -482,7 +509,11 @@ static int run(const struct options *o) {
   rc = launch_exit_code(status);
   struct run_record run = {.present = true, .exit_code = rc,
                            .discarded_events = report.discarded_events,
-                           .lost_packets = report.lost_packets};
+                           .lost_packets = report.lost_packets,
+                           .wall_ns = (uint64_t)(app_end.tv_sec - app_start.tv_sec) * 1000000000u +
+                                      (uint64_t)app_end.tv_nsec - (uint64_t)app_start.tv_nsec,
+                           .event_ps = cost.event_ps,
+                           .byte_ps = cost.byte_ps};
   launch_describe_status(status, run.status, sizeof run.status);
   run.clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   for (char **a = o->app; *a; a++) {

@@ -30,6 +30,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->tid = ctf_event_class_field_index(c, "tid");
   info->device_backend = info->device_kind = info->device_name = -1;
   info->device_bytes = info->device_queue = info->device_end = -1;
+  info->cost = info->event_ps = info->byte_ps = -1;
   const char *colon = strchr(c->name, ':');
   if (!colon)
     return;
@@ -45,6 +46,15 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
       info->device_queue = ctf_event_class_field_index(c, "queue");
       info->start = ctf_event_class_field_index(c, "start");
       info->device_end = ctf_event_class_field_index(c, "end");
+    } else if (strcmp(event, "clock_read") == 0) {
+      info->role = EVENT_CLOCK_READ;
+      info->cost = ctf_event_class_field_index(c, "cost");
+    } else if (strcmp(event, "calibration") == 0) {
+      info->role = EVENT_CALIBRATION;
+      info->event_ps = ctf_event_class_field_index(c, "event_ps");
+      info->byte_ps = ctf_event_class_field_index(c, "byte_ps");
+    } else if (strcmp(event, "calibration_sample") == 0) {
+      info->role = EVENT_CALIBRATION_SAMPLE;
     } else if (strcmp(event, "unfinished") == 0) {
       info->role = EVENT_UNFINISHED;
       info->device_backend = ctf_event_class_field_index(c, "backend");

@@ -13,6 +13,9 @@ enum event_role {
   EVENT_CALL,           /* one call: lttng_ust_<backend>:call, :F or :F_full */
   EVENT_DEVICE_COMMAND, /* lttng_ust_tracer:device_command */
   EVENT_UNFINISHED,     /* lttng_ust_tracer:unfinished: a call that never returned */
+  EVENT_CLOCK_READ,     /* lttng_ust_tracer:clock_read: the cost of one clock read */
+  EVENT_CALIBRATION,    /* lttng_ust_tracer:calibration: the cost of one event */
+  EVENT_CALIBRATION_SAMPLE, /* the calibration's own events: skipped */
 };
 
 struct event_info {
@@ -27,6 +30,7 @@ struct event_info {
   int record;   /* a call event's record array, see event_map_call() */
   int start, status, function_field;
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
+  int cost, event_ps, byte_ps; /* clock_read and calibration events */
 };
 
 struct event_map {

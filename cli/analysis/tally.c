@@ -195,6 +195,23 @@ static void on_unfinished(struct tally *t, const struct event_info *info,
   }
 }
 
+static void on_cost(struct tally *t, const struct event_info *info, const struct ctf_event *ev) {
+  int64_t cost, event_ps, byte_ps;
+  if (info->role == EVENT_CLOCK_READ && field_int(ev, info->cost, &cost) && cost >= 0) {
+    uint64_t ns = span_ns(ev, 0, (uint64_t)cost);
+    if (!t->has_clock_read || ns < t->clock_read_ns)
+      t->clock_read_ns = ns;
+    t->has_clock_read = true;
+  } else if (info->role == EVENT_CALIBRATION && field_int(ev, info->event_ps, &event_ps) &&
+             field_int(ev, info->byte_ps, &byte_ps) && event_ps > 0 && byte_ps >= 0) {
+    t->calibration_event_ps = (uint64_t)event_ps;
+    t->calibration_byte_ps = (uint64_t)byte_ps;
+    t->has_calibration = true;
+    const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
+    t->clock_is_tsc = clock && clock->frequency && clock->frequency != 1000000000u;
+  }
+}
+
 static void set_error(struct tally *t, const char *message) {
   if (!t->error)
     t->error = strdup(message);
@@ -234,6 +251,8 @@ static void read_stream(struct worker *w, size_t stream) {
       on_device(t, w->map, info, ev, host);
     else if (info->role == EVENT_UNFINISHED)
       on_unfinished(t, info, ev);
+    else if (info->role == EVENT_CLOCK_READ || info->role == EVENT_CALIBRATION)
+      on_cost(t, info, ev);
     if ((++count & 0xffff) == 0) {
       atomic_fetch_add(&w->progress->bytes_done, ev->offset - last_offset);
       last_offset = ev->offset;
@@ -264,6 +283,15 @@ static void *worker_main(void *arg) {
 
 static int merge_into(struct tally *into, struct tally *from) {
   into->events += from->events;
+  if (from->has_clock_read && (!into->has_clock_read || from->clock_read_ns < into->clock_read_ns))
+    into->clock_read_ns = from->clock_read_ns;
+  into->has_clock_read |= from->has_clock_read;
+  if (from->has_calibration) {
+    into->calibration_event_ps = from->calibration_event_ps;
+    into->calibration_byte_ps = from->calibration_byte_ps;
+    into->has_calibration = true;
+    into->clock_is_tsc = from->clock_is_tsc;
+  }
   into->discarded += from->discarded;
   if (from->loss_count) {
     struct tally_loss *grown =
@@ -316,6 +344,21 @@ static int host_index(struct tally *t, const char *name) {
   t->hostnames = grown;
   t->hostnames[t->host_count] = strdup(name);
   return (int)t->host_count++;
+}
+
+/* Each call's end - start holds one clock read (the end's): take it off, as if the clock
+ * were free. The same for every call, so totals, minimums and maximums shift alike. */
+static void take_off_clock_reads(struct tally *t) {
+  uint64_t c = t->clock_read_ns;
+  for (size_t i = 0; c && i < t->backend_count; i++) {
+    struct tally_backend *b = &t->backends[i];
+    for (uint32_t f = 0; f < b->function_count; f++) {
+      struct tally_stat *s = &b->host[f];
+      s->total = s->total > s->calls * c ? s->total - s->calls * c : 0;
+      s->min = s->min > c ? s->min - c : 0;
+      s->max = s->max > c ? s->max - c : 0;
+    }
+  }
 }
 
 static void draw_progress(const struct progress *p, bool final) {
@@ -406,6 +449,9 @@ int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsi
     tally_free(&workers[i].tally);
     free(workers[i].streams);
   }
+  if (rc == 0)
+    take_off_clock_reads(tally);
+  tally->trace_bytes = progress.bytes_total;
   free(ids);
   free(workers);
   free(stream_host);

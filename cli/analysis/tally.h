@@ -46,6 +46,15 @@ struct tally {
   struct tally_backend *backends; /* by index in tracer_backends[]; owned */
   size_t backend_count;
   uint64_t events;          /* every event read */
+  uint64_t trace_bytes;     /* the streams' sizes, summed */
+  /* What one trace clock read costs, in ns (lttng_ust_tracer:clock_read; the least over
+   * the run's processes): taken off every call's time, which holds one read. */
+  uint64_t clock_read_ns;
+  bool has_clock_read;
+  /* The calibration, when this run made it (lttng_ust_tracer:calibration). */
+  uint64_t calibration_event_ps, calibration_byte_ps;
+  bool has_calibration;
+  bool clock_is_tsc;        /* the calibration's clock: the tracer's TSC, else monotonic */
   uint64_t discarded;       /* events the tracer dropped, from the packet contexts */
   struct tally_loss {
     char *stream;           /* the stream file; owned */

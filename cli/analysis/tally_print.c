@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracing_cost.h"
 #include "units.h"
 
 enum { NAME_MAX_WIDTH = 48 };
@@ -164,6 +165,39 @@ done:
   free(names);
 }
 
+/* The cost of recording this run: from its own calibration, else the cached one the
+ * tracer put in the run record. False when neither is known. */
+static bool run_cost(const struct tally *t, const struct run_record *run, uint64_t *ns,
+                     struct tracing_cost *cost) {
+  if (t->has_calibration)
+    *cost = (struct tracing_cost){t->calibration_event_ps, t->calibration_byte_ps};
+  else if (run && run->event_ps)
+    *cost = (struct tracing_cost){run->event_ps, run->byte_ps};
+  else
+    return false;
+  *ns = tracing_cost_ns(cost, t->events, t->trace_bytes);
+  return true;
+}
+
+static void print_cost(const struct tally *t, const struct run_record *run, FILE *out) {
+  uint64_t ns;
+  struct tracing_cost cost;
+  if (!run_cost(t, run, &ns, &cost)) {
+    fputs("Cost of tracing: unknown (this machine has no calibration yet).\n", out);
+    return;
+  }
+  char total[32], per_event[32], wall[32];
+  units_time(ns, total, sizeof total);
+  units_time(t->events ? ns / t->events : 0, per_event, sizeof per_event);
+  fprintf(out, "Cost of tracing: %llu events x %s = %s", (unsigned long long)t->events,
+          per_event, total);
+  if (run && run->wall_ns) {
+    units_time(run->wall_ns, wall, sizeof wall);
+    fprintf(out, ", %.1f%% of the app's %s", 100.0 * (double)ns / (double)run->wall_ns, wall);
+  }
+  fputs(" (measured on this machine; not in the times above).\n", out);
+}
+
 void tally_print_text(const struct tally *t, const struct run_record *run, FILE *out) {
   if (run && run->present && !run->clean)
     fprintf(out, "The app%s %s%s: the tables count what it recorded until then.\n\n",
@@ -199,6 +233,7 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
   }
   if (!any)
     fputs("No traced API call was recorded.\n", out);
+  print_cost(t, run, out);
 }
 
 static void json_string(FILE *out, const char *s) {
@@ -248,6 +283,14 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
   }
   fprintf(out, ",\n  \"events\": %llu,\n  \"discarded_events\": %llu,\n",
           (unsigned long long)t->events, (unsigned long long)t->discarded);
+  uint64_t cost_ns;
+  struct tracing_cost cost;
+  if (run_cost(t, run, &cost_ns, &cost))
+    fprintf(out, "  \"tracing_cost\": {\"ns\": %llu, \"event_ps\": %llu, \"byte_ps\": %llu, "
+                 "\"wall_ns\": %llu},\n",
+            (unsigned long long)cost_ns, (unsigned long long)cost.event_ps,
+            (unsigned long long)cost.byte_ps, (unsigned long long)(run ? run->wall_ns : 0));
+  fprintf(out, "  \"clock_read_ns\": %llu,\n", (unsigned long long)t->clock_read_ns);
   fputs("  \"discarded_by_stream\": [", out);
   for (size_t i = 0; i < t->loss_count; i++) {
     fputs(i ? ", {\"stream\": " : "{\"stream\": ", out);

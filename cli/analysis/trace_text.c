@@ -479,6 +479,8 @@ int trace_text_print(const struct ctf_trace *trace, const struct event_map *map,
       continue;
     }
     const struct event_info *info = &map->infos[ev->event_class->index];
+    if (info->role == EVENT_CALIBRATION_SAMPLE)
+      continue; /* the tracer measuring itself, not the app */
     struct event_call call;
     char *entry = NULL, *exit = NULL;
     if (info->role == EVENT_CALL && format_call(map, ev, values, &call, &entry, &exit) == 0) {
