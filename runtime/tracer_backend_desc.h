@@ -106,7 +106,7 @@ struct tracer_function_desc {
   uint32_t format_count;
   enum tracer_meaning meaning;
   const char *direction;   /* transfers: "h2d", "d2h", "d2d", ...; else NULL */
-  const char *bytes_param; /* the param (an entry event field) holding the bytes; or NULL */
+  const char *bytes_param; /* the param (a record slot) holding the bytes; or NULL */
 };
 
 struct tracer_backend_desc {
