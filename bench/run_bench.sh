@@ -12,6 +12,8 @@
 #  2. Analysis speed on 10M-event traces (1 and 4 producing threads): tally, JSON and -t
 #     against babeltrace2 reading alone (dummy sink) and babeltrace2's text output.
 # Prints a table and writes bench/RESULTS.md. Usage: run_bench.sh [BUILD_DIR] [--quick]
+# BENCH_SECTIONS="overhead rate analysis" (the default) picks the parts to run; BENCH_REPS
+# the repetitions (default 5); BENCH_RESULTS the file to write (default bench/RESULTS.md).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
@@ -19,7 +21,9 @@ quick=${2:-}
 tracer=$build/bin/tracer
 loop=$build/bench/cl_loop
 lib=$build/lib/libtracer_opencl.so
-reps=5
+reps=${BENCH_REPS:-5}
+sections=${BENCH_SECTIONS:-overhead rate analysis}
+results=${BENCH_RESULTS:-$here/RESULTS.md}
 calls=1000000
 analysis_calls=10000000 # one event per call: 10M events
 if [ "$quick" = "--quick" ]; then reps=1; calls=200000; analysis_calls=1000000; fi
@@ -191,6 +195,8 @@ column_median() { awk -v c="$1" '{print $c}' | median; }
   done
 } >>"$report"
 
+has_section() { case " $sections " in *" $1 "*) return 0 ;; esac; return 1; }
+if has_section rate; then
 # ---- No loss at a sustained 1M calls per second per thread ----
 # LTTng's consumer waits for each sub-buffer to reach the disk (sync_file_range), so a
 # storage stall longer than the buffers last (32 MiB per CPU: ~450 ms at 2M events/s)
@@ -235,6 +241,9 @@ for storage in disk memory; do
   done
 done
 
+fi # rate
+
+if has_section analysis; then
 # ---- Analysis speed ----
 peak_rss_mib() { awk '{printf "%.0f", $1 / 1024}' "$1"; }
 timed() { # name outfile command... : wall seconds into $tmp/name.s, peak RSS into $tmp/name.kb
@@ -291,8 +300,10 @@ for producers in 1 4; do
   rm -rf "$trace"
 done
 
+fi # analysis
+
 cat "$report"
 if [ "$quick" != "--quick" ]; then
-  cp "$report" "$here/RESULTS.md"
-  echo "(written to bench/RESULTS.md)"
+  cp "$report" "$results"
+  echo "(written to $results)"
 fi

@@ -2,10 +2,12 @@
  * report can say how much of the run the tracer itself took (docs/trace-format.md).
  *
  * The tracer asks for the calibration (TRACER_CALIBRATE=1) when its cache has none for
- * this machine and clock; the first traced process runs it once, before the app's main:
- * a few thousand events of two sizes against the same loop without them, the least of
- * several rounds (the machine may be busy). It costs a few milliseconds and about a
- * megabyte of trace, which the analyses skip.
+ * this machine and clock; the first traced process runs it once, before the app's main.
+ * It calls an empty function the way the generated interposers call the real one (the
+ * in-flight stack, two clock reads, a record filled, one event written) against the
+ * same loop calling it bare, with records of two sizes, the least of several rounds (the
+ * machine may be busy). Enough events pass to fill sub-buffers, so that their switches
+ * are in the cost. It takes some 20 ms and about 5 MB of trace, which the analyses skip.
  */
 #include "tracer_tracepoints.h"
 
@@ -14,7 +16,11 @@
 #include "tracer_calibration.h"
 #include "tracer_runtime.h"
 
-enum { SAMPLES = 4000, ROUNDS = 5, SMALL = 4, LARGE = 20 };
+enum { SAMPLES = 20000, ROUNDS = 3, SMALL = 4, LARGE = 20 };
+
+/* What the calibration calls in place of an API function: nothing, out of line. */
+static void __attribute__((noinline)) empty_call(void) { __asm__ volatile(""); }
+static void (*volatile real_call)(void) = empty_call;
 
 uint64_t tracer_clock_read_cost(void) {
   uint64_t least = UINT64_MAX;
@@ -34,22 +40,30 @@ static uint64_t ns_since(const struct timespec *t0) {
          (uint64_t)t0->tv_nsec;
 }
 
-/* The least time of SAMPLES records of `count` slots, with or without their event. */
-static uint64_t loop_ns(unsigned count, bool record) {
+/* The least time of SAMPLES calls, traced as an interposer traces them with a record of
+ * `count` slots, or bare. */
+static uint64_t loop_ns(unsigned count, bool traced) {
   uint64_t best = UINT64_MAX;
   uint64_t slots[LARGE];
   for (int round = 0; round < ROUNDS; round++) {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (unsigned i = 0; i < SAMPLES; i++) {
-      slots[0] = tracer_now();
-      slots[1] = tracer_now();
-      slots[2] = tracer_record_ids();
-      for (unsigned k = 3; k < count; k++)
+      if (!traced) {
+        real_call();
+        continue;
+      }
+      for (unsigned k = 4; k < count; k++)
         slots[k] = i + k;
-      if (record)
-        lttng_ust_tracepoint(lttng_ust_tracer, calibration_sample, slots, count);
-      __asm__ volatile("" : : "r"(slots) : "memory");
+      unsigned depth = tracer_inflight_push("calibration", 0);
+      slots[0] = tracer_now();
+      tracer_inflight_started(depth, slots[0]);
+      real_call();
+      slots[1] = tracer_now();
+      tracer_inflight_pop();
+      slots[2] = tracer_record_ids();
+      slots[3] = tracer_record_call(0, depth, 0);
+      lttng_ust_tracepoint(lttng_ust_tracer, calibration_sample, slots, count);
     }
     uint64_t ns = ns_since(&t0);
     if (ns < best)
@@ -64,9 +78,9 @@ void tracer_calibrate_if_asked(void) {
       !lttng_ust_tracepoint_enabled(lttng_ust_tracer, calibration_sample))
     return;
   unsetenv("TRACER_CALIBRATE"); /* once per run, not in every child */
-  double bare_small = (double)loop_ns(SMALL, false), bare_large = (double)loop_ns(LARGE, false);
-  double small = ((double)loop_ns(SMALL, true) - bare_small) / SAMPLES;
-  double large = ((double)loop_ns(LARGE, true) - bare_large) / SAMPLES;
+  double bare = (double)loop_ns(SMALL, false);
+  double small = ((double)loop_ns(SMALL, true) - bare) / SAMPLES;
+  double large = ((double)loop_ns(LARGE, true) - bare) / SAMPLES;
   double per_byte = (large - small) / ((LARGE - SMALL) * sizeof(uint64_t));
   if (small <= 0)
     return;
