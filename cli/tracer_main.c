@@ -60,7 +60,8 @@ struct options {
 
 static const char usage[] =
     "Usage: tracer [options] [--] APP [ARGS...]\n"
-    "       tracer -r [DIR] [options]\n"
+    "  or:  tracer -r [DIR] [options]\n"
+    "  or:  tracer --check\n"
     "\n"
     "Runs APP with the API calls of every supported backend traced through LTTng, then\n"
     "prints per backend where the time went: host API calls, device kernels and memory\n"
@@ -77,7 +78,8 @@ static const char usage[] =
     "                         built here: %s); `none` records only the -e events\n"
     "  -e, --events LIST      also record these LTTng-UST events (comma-separated name\n"
     "                         patterns, e.g. your own provider's myapp:*)\n"
-    "      --trace-output DIR write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
+    "      --trace-output DIR\n"
+    "                         write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
     "  -r, --replay [DIR]     analyse the trace in DIR (default: the latest) instead of\n"
     "                         running an app; any output option applies\n"
     "      --blocking         when the buffers are full, the app waits for the tracer\n"
@@ -89,18 +91,25 @@ static const char usage[] =
     "                         monotonic) or monotonic (CLOCK_MONOTONIC). Only a session\n"
     "                         daemon private to the job can take the TSC: as root, or\n"
     "                         with a daemon already running, its clock is kept\n"
-    "      --buffer-size SIZE size of each ring sub-buffer per CPU, a power of 2 with an\n"
+    "      --buffer-size SIZE\n"
+    "                         size of each ring sub-buffer per CPU, a power of 2 with an\n"
     "                         optional k, M or G suffix (default: 2M)\n"
     "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: as many as fit\n"
     "                         in 128 MiB over all CPUs, from 4 to 16; here %llu)\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
+    "      --check            run no app: say whether a trace would work here (LTTng,\n"
+    "                         session daemon, trace clock, backends and the libraries\n"
+    "                         they would trace, MPI launcher, free space); exit 0 when\n"
+    "                         it would. `tracer doctor` is the same\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
     "\n"
     "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
     "found), or 2 for a bad command line, 3 when no LTTng session could be set up, 4 when\n"
-    "a trace cannot be read. See docs/analysis-output.md for the output.\n";
+    "a trace cannot be read; with --check, 0 when a trace would work, else 1.\n"
+    "The output is described in analysis-output.md (docs/ in the sources,\n"
+    "share/doc/tracer once installed).\n";
 
 static void print_usage(FILE *out) {
   char list[512] = "";
