@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "check.h"
 #include "ctf.h"
 #include "event_map.h"
 #include "fork_listener.h"
@@ -47,6 +48,7 @@ enum mode { MODE_MINIMAL, MODE_DEFAULT, MODE_FULL };
 struct options {
   bool text, json, replay, blocking, quiet;
   bool monotonic_clock; /* --clock monotonic */
+  bool check;           /* --check or `tracer doctor` */
   enum mode mode;
   const char *output;       /* -o */
   const char *trace_output; /* --trace-output */
@@ -524,6 +526,24 @@ done:
   return rc;
 }
 
+/* `tracer --check`: cli/check/ reports; the tracer lends it what a run would use. */
+static int self_check(const struct options *o) {
+  char *home = traces_home();
+  char *plugin = trace_clock_plugin(o);
+  struct check_request request = {
+      .version = TRACER_VERSION,
+      .trace_output = o->trace_output,
+      .trace_home = home,
+      .monotonic_clock = o->monotonic_clock,
+      .clock_plugin = plugin,
+      .find_library = find_library,
+  };
+  int rc = check_run(&request, stdout);
+  free(plugin);
+  free(home);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   enum {
     OPT_TRACE_OUTPUT = 256,
@@ -531,7 +551,8 @@ int main(int argc, char **argv) {
     OPT_THREADS,
     OPT_BUFFER_SIZE,
     OPT_BUFFER_COUNT,
-    OPT_CLOCK
+    OPT_CLOCK,
+    OPT_CHECK
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -544,6 +565,7 @@ int main(int argc, char **argv) {
       {"replay", optional_argument, NULL, 'r'},
       {"blocking", no_argument, NULL, OPT_BLOCKING},
       {"clock", required_argument, NULL, OPT_CLOCK},
+      {"check", no_argument, NULL, OPT_CHECK},
       {"threads", required_argument, NULL, OPT_THREADS},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
       {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
@@ -612,12 +634,26 @@ int main(int argc, char **argv) {
       break;
     }
     case 'q': o.quiet = true; break;
+    case OPT_CHECK: o.check = true; break;
     case 'h': print_usage(stdout); return 0;
     case 'V': printf("tracer %s\n", TRACER_VERSION); return 0;
     default:
       fputs("Try 'tracer --help' for more information.\n", stderr);
       return TRACER_EXIT_USAGE;
     }
+  }
+  /* `tracer doctor` alone is the check; `tracer -- doctor` or ./doctor runs an app so named. */
+  if (optind == argc - 1 && strcmp(argv[optind], "doctor") == 0 &&
+      strcmp(argv[optind - 1], "--") != 0) {
+    o.check = true;
+    optind++;
+  }
+  if (o.check) {
+    if (optind < argc || o.replay) {
+      error("--check runs no app and reads no trace; got: %s", o.replay ? "-r" : argv[optind]);
+      return TRACER_EXIT_USAGE;
+    }
+    return self_check(&o);
   }
   if (o.text && o.json) {
     error("-t and -j cannot be used together");

@@ -1,0 +1,67 @@
+/* check_space: free space and the file system where traces go, with what a trace takes. */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include "check_report.h"
+#include "session.h"
+
+/* Below this a run would soon lose events for want of space. */
+#define CHECK_MIN_FREE_BYTES (256ull << 20)
+/* An event of the default mode takes about this much on disk (docs/trace-format.md). */
+#define CHECK_BYTES_PER_EVENT 36ull
+
+static const char *filesystem_name(long type) {
+  switch ((unsigned long)type) {
+  case 0xEF53: return "ext4";
+  case 0x58465342: return "xfs";
+  case 0x9123683E: return "btrfs";
+  case 0x01021994: return "tmpfs (memory)";
+  case 0x794C7630: return "overlayfs";
+  case 0x6969: return "NFS (shared)";
+  case 0x0BD00BD0: return "Lustre (shared)";
+  case 0x47504653: return "GPFS (shared)";
+  case 0x19830326: return "BeeGFS (shared)";
+  case 0x65735546: return "FUSE";
+  default: return "file system";
+  }
+}
+
+void check_space(struct check_report *report, const char *trace_dir) {
+  /* The folder itself, or the nearest parent that exists: where it would be made. */
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", trace_dir);
+  struct statfs fs;
+  while (statfs(dir, &fs) != 0) {
+    char *slash = strrchr(dir, '/');
+    if (errno != ENOENT || !slash || slash == dir) {
+      check_say(report, CHECK_FAIL, "trace folder", "%s: %s", trace_dir, strerror(errno));
+      return;
+    }
+    *slash = '\0';
+  }
+  if (access(dir, W_OK | X_OK) != 0) {
+    check_say(report, CHECK_FAIL, "trace folder", "%s cannot be written (%s)", dir,
+              strerror(errno));
+    return;
+  }
+  unsigned long long free_bytes = (unsigned long long)fs.f_bavail * (unsigned long long)fs.f_bsize;
+  double gib = (double)free_bytes / (double)(1ull << 30);
+  enum check_level level = free_bytes < CHECK_MIN_FREE_BYTES ? CHECK_FAIL : CHECK_OK;
+  check_say(report, level, "trace folder",
+            "%s: %.1f GiB free on %s: room for about %.0f million events of ~%llu bytes%s", trace_dir,
+            gib, filesystem_name(fs.f_type),
+            (double)free_bytes / (double)CHECK_BYTES_PER_EVENT / 1e6, CHECK_BYTES_PER_EVENT,
+            level == CHECK_FAIL ? " (too little)" : "");
+  uint64_t count = session_default_subbuf_count(SESSION_DEFAULT_SUBBUF_SIZE);
+  int cpus = get_nprocs_conf();
+  check_say(report, CHECK_INFO, "buffers",
+            "%llu x %u MiB per CPU, %d CPUs: %llu MiB of memory per job while it traces",
+            (unsigned long long)count, SESSION_DEFAULT_SUBBUF_SIZE >> 20, cpus,
+            (unsigned long long)(count * (SESSION_DEFAULT_SUBBUF_SIZE >> 20) * (uint64_t)cpus));
+}
