@@ -5,11 +5,11 @@
 #   here        root on this machine: exit 0, a run works; the clock the check names is
 #               the clock in the run's trace metadata; `tracer doctor` says the same
 #   nobody      the same as the user nobody (a private session daemon: the TSC clock
-#               where the kernel keeps time with it); SKIP when not root
-#   no_daemon   lttng-sessiond not in PATH: exit 1 naming the cause, and a run fails too
+#               where the kernel keeps time with it); as this user when not root
+#   no_daemon   as nobody, lttng-sessiond not in PATH: exit 1 naming the cause, and a
+#               run fails too
 #   no_binary_daemon_running
-#               lttng-sessiond not in PATH, but nobody's daemon already runs: exit 0,
-#               and a run works; SKIP when not root
+#               the same, but nobody's daemon already runs: exit 0, and a run works
 #   mpi         under MPICH's mpiexec, 2 ranks: each report names its rank; a launcher's
 #               variables set by hand are read as they are
 set -eu
@@ -54,16 +54,24 @@ path_without_sessiond() {
   done
   rm -f "$tmp/bin/lttng-sessiond"
 }
-# Installs the tracer where nobody can read it.
+# A user of its own for the scenario: as root, nobody (with the tracer installed where
+# nobody can read it); otherwise this user. Either way with a fresh HOME and no
+# LTTNG_HOME, so that no session daemon of anyone else is in reach (root's is the
+# machine's, which other tests start and stop).
 install_for_nobody() {
-  [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null || { echo "SKIP: needs root and setpriv"; exit 77; }
+  mkdir -p "$tmp/nobody/home" "$tmp/nobody/tmp" "$tmp/nobody/pocl"
+  if [ "$(id -u)" -ne 0 ]; then
+    as_nobody="env -u LTTNG_HOME HOME=$tmp/nobody/home TMPDIR=$tmp/nobody/tmp
+      POCL_CACHE_DIR=$tmp/nobody/pocl"
+    return 0
+  fi
+  command -v setpriv >/dev/null || { echo "SKIP: root without setpriv"; exit 77; }
   build=$(cd "$(dirname "$tracer")/.." && pwd)
   cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || fail "install failed"
   chmod -R a+rX "$tmp/prefix"
   cp "$app" "$tmp/app" && chmod 755 "$tmp/app"
   tracer=$tmp/prefix/bin/tracer
   app=$tmp/app
-  mkdir -p "$tmp/nobody/home" "$tmp/nobody/tmp" "$tmp/nobody/pocl"
   chown -R nobody "$tmp/nobody"
   nobody_group=$(id -gn nobody)
   as_nobody="setpriv --reuid=nobody --regid=$nobody_group --clear-groups env -u LTTNG_HOME
@@ -120,20 +128,25 @@ nobody)
   compare_with_run "$tmp/check.out" "$tmp/nobody/home/run" "$(run_app "$tmp/nobody/home/run" $as_nobody)"
   ;;
 no_daemon)
+  install_for_nobody
   path_without_sessiond
-  set +e; env PATH="$tmp/bin" LTTNG_SESSIOND_PATH= "$tracer" --check >"$tmp/check.out" 2>&1; rc=$?; set -e
+  set +e
+  $as_nobody PATH="$tmp/bin" LTTNG_SESSIOND_PATH= "$tracer" --check >"$tmp/check.out" 2>&1
+  rc=$?
+  set -e
   [ $rc -eq 1 ] || fail "the check exited $rc without lttng-sessiond (want 1)"
   grep -q '^  FAIL  session daemon  .*lttng-sessiond is not in PATH' "$tmp/check.out" ||
     fail "no FAIL line naming the missing lttng-sessiond"
   grep -q '^A trace would not work here' "$tmp/check.out" || fail "no negative verdict"
-  st=$(run_app "$tmp/run" env PATH="$tmp/bin" LTTNG_SESSIOND_PATH=)
+  st=$(run_app "$tmp/nobody/home/run" $as_nobody PATH="$tmp/bin" LTTNG_SESSIOND_PATH=)
   [ "$st" -eq 3 ] || fail "the check said no, but the run exited $st (want 3: no session)"
   echo "no lttng-sessiond: the check exits 1 naming it, and a run fails with 3"
   ;;
 no_binary_daemon_running)
   install_for_nobody
   # nobody's own daemon, in its own LTTNG_HOME: no other test can see it.
-  mkdir -p "$tmp/nobody/lttng" && chown nobody "$tmp/nobody/lttng"
+  mkdir -p "$tmp/nobody/lttng"
+  [ "$(id -u)" -ne 0 ] || chown nobody "$tmp/nobody/lttng"
   $as_nobody LTTNG_HOME="$tmp/nobody/lttng" lttng-sessiond --daemonize --no-kernel \
     >"$tmp/sessiond.out" 2>&1 || fail "cannot start nobody's session daemon"
   daemon_pid_file=$tmp/nobody/lttng/.lttng/lttng-sessiond.pid
