@@ -10,6 +10,9 @@
 #               run fails too
 #   no_binary_daemon_running
 #               the same, but nobody's daemon already runs: exit 0, and a run works
+#   unwritable  --trace-output in a folder the user cannot write: exit 1 naming it, and
+#               a run fails too; as nobody (root writes anywhere), SKIP as root without
+#               setpriv
 #   mpi         under MPICH's mpiexec, 2 ranks: each report names its rank; a launcher's
 #               variables set by hand are read as they are
 set -eu
@@ -135,7 +138,7 @@ no_daemon)
   rc=$?
   set -e
   [ $rc -eq 1 ] || fail "the check exited $rc without lttng-sessiond (want 1)"
-  grep -q '^  FAIL  session daemon  .*lttng-sessiond is not in PATH' "$tmp/check.out" ||
+  grep -q '^  FAIL  session  *Cannot start session daemon: lttng-sessiond is not in PATH' "$tmp/check.out" ||
     fail "no FAIL line naming the missing lttng-sessiond"
   grep -q '^A trace would not work here' "$tmp/check.out" || fail "no negative verdict"
   st=$(run_app "$tmp/nobody/home/run" $as_nobody PATH="$tmp/bin" LTTNG_SESSIOND_PATH=)
@@ -160,6 +163,26 @@ no_binary_daemon_running)
   grep -q '^  warn  lttng-tools' "$tmp/check.out" || fail "no warning about the missing lttng-sessiond"
   compare_with_run "$tmp/check.out" "$tmp/nobody/home/run" \
     "$(run_app "$tmp/nobody/home/run" $as_nobody LTTNG_HOME="$tmp/nobody/lttng" PATH="$tmp/bin")"
+  ;;
+unwritable)
+  # Traces asked for in a folder the user cannot write: the check says so, exits 1, and
+  # a run fails to set up its session (3).
+  install_for_nobody
+  mkdir -p "$tmp/readonly"
+  chmod 555 "$tmp/readonly"
+  set +e
+  $as_nobody "$tracer" --check --trace-output "$tmp/readonly/trace" >"$tmp/check.out" 2>&1
+  rc=$?
+  set -e
+  [ $rc -eq 1 ] || fail "the check exited $rc for an unwritable trace folder (want 1)"
+  grep -q "^  FAIL  trace folder    $tmp/readonly cannot be written" "$tmp/check.out" ||
+    fail "no FAIL line naming the unwritable folder"
+  set +e
+  $as_nobody "$tracer" -q --trace-output "$tmp/readonly/trace" "$app" >/dev/null 2>&1
+  st=$?
+  set -e
+  [ "$st" -eq 3 ] || fail "the check said no, but the run exited $st (want 3: no session)"
+  echo "unwritable trace folder: the check exits 1 naming it, and a run fails with 3"
   ;;
 mpi)
   set +e

@@ -99,7 +99,7 @@ void check_session_and_clock(struct check_report *report, const struct check_req
   struct session *session = NULL;
   struct session_error error;
   if (session_begin(&options, &session, &error) != SESSION_OK) {
-    check_say(report, CHECK_FAIL, "session daemon", "%s", error.message);
+    check_say(report, CHECK_FAIL, "session", "%s", error.message);
     check_say(report, CHECK_INFO, "trace clock", "unknown: the session daemon decides it");
     nftw(scratch, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
     return;

@@ -11,8 +11,10 @@
 #include "check_report.h"
 #include "session.h"
 
-/* Below this a run would soon lose events for want of space. */
-#define CHECK_MIN_FREE_BYTES (256ull << 20)
+/* Below this not even the trace's metadata and a first sub-buffer per CPU fit; below the
+ * second a long run may fill the file system (LTTng then drops packets, and says so). */
+#define CHECK_MIN_FREE_BYTES (16ull << 20)
+#define CHECK_LOW_FREE_BYTES (1ull << 30)
 /* What a traced call takes on disk in the default mode: 1M calls of clGetPlatformIDs
  * made a trace of 70 MB with one event per call (38 MB with -m minimal, 78 MB with
  * -m full), 72 MB with an entry and an exit event. */
@@ -54,12 +56,14 @@ void check_space(struct check_report *report, const char *trace_dir) {
   }
   unsigned long long free_bytes = (unsigned long long)fs.f_bavail * (unsigned long long)fs.f_bsize;
   double gib = (double)free_bytes / (double)(1ull << 30);
-  enum check_level level = free_bytes < CHECK_MIN_FREE_BYTES ? CHECK_FAIL : CHECK_OK;
+  enum check_level level = free_bytes < CHECK_MIN_FREE_BYTES   ? CHECK_FAIL
+                           : free_bytes < CHECK_LOW_FREE_BYTES ? CHECK_WARN
+                                                               : CHECK_OK;
   check_say(report, level, "trace folder",
             "%s: %.1f GiB free on %s, room for about %.0f million calls (~%llu bytes each)%s",
             trace_dir, gib, filesystem_name(fs.f_type),
             (double)free_bytes / (double)CHECK_BYTES_PER_CALL / 1e6, CHECK_BYTES_PER_CALL,
-            level == CHECK_FAIL ? " (too little)" : "");
+            level == CHECK_FAIL ? " (too little)" : level == CHECK_WARN ? " (little)" : "");
   uint64_t count = session_default_subbuf_count(SESSION_DEFAULT_SUBBUF_SIZE);
   int cpus = get_nprocs_conf();
   check_say(report, CHECK_INFO, "buffers",
