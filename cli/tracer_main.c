@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "check.h"
 #include "ctf.h"
 #include "event_map.h"
 #include "fork_listener.h"
@@ -48,6 +49,7 @@ enum mode { MODE_MINIMAL, MODE_DEFAULT, MODE_FULL };
 struct options {
   bool text, json, replay, blocking, quiet;
   bool monotonic_clock; /* --clock monotonic */
+  bool check;           /* --check or `tracer doctor` */
   enum mode mode;
   const char *output;       /* -o */
   const char *trace_output; /* --trace-output */
@@ -61,7 +63,8 @@ struct options {
 
 static const char usage[] =
     "Usage: tracer [options] [--] APP [ARGS...]\n"
-    "       tracer -r [DIR] [options]\n"
+    "  or:  tracer -r [DIR] [options]\n"
+    "  or:  tracer --check\n"
     "\n"
     "Runs APP with the API calls of every supported backend traced through LTTng, then\n"
     "prints per backend where the time went: host API calls, device kernels and memory\n"
@@ -79,7 +82,8 @@ static const char usage[] =
     "                         built here: %s); `none` records only the -e events\n"
     "  -e, --events LIST      also record these LTTng-UST events (comma-separated name\n"
     "                         patterns, e.g. your own provider's myapp:*)\n"
-    "      --trace-output DIR write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
+    "      --trace-output DIR\n"
+    "                         write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
     "  -r, --replay [DIR]     analyse the trace in DIR (default: the latest) instead of\n"
     "                         running an app; any output option applies\n"
     "      --blocking         when the buffers are full, the app waits for the tracer\n"
@@ -91,18 +95,26 @@ static const char usage[] =
     "                         monotonic) or monotonic (CLOCK_MONOTONIC). Only a session\n"
     "                         daemon private to the job can take the TSC: as root, or\n"
     "                         with a daemon already running, its clock is kept\n"
-    "      --buffer-size SIZE size of each ring sub-buffer per CPU, a power of 2 with an\n"
+    "      --buffer-size SIZE\n"
+    "                         size of each ring sub-buffer per CPU, a power of 2 with an\n"
     "                         optional k, M or G suffix (default: 2M)\n"
     "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: as many as fit\n"
     "                         in 128 MiB over all CPUs, from 4 to 16; here %llu)\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
+    "      --check            run no app: say whether a trace would work here (LTTng,\n"
+    "                         session daemon, trace clock, backends and the libraries\n"
+    "                         they would trace, MPI launcher, free space); exit 0 when\n"
+    "                         it would. `tracer doctor` is the same (`tracer -- doctor`\n"
+    "                         runs an app named doctor)\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
     "\n"
     "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
     "found), or 2 for a bad command line, 3 when no LTTng session could be set up, 4 when\n"
-    "a trace cannot be read. See docs/analysis-output.md for the output.\n";
+    "a trace cannot be read; with --check, 0 when a trace would work, else 1.\n"
+    "The output is described in analysis-output.md (docs/ in the sources,\n"
+    "share/doc/tracer once installed).\n";
 
 static void print_usage(FILE *out) {
   char list[512] = "";
@@ -544,6 +556,24 @@ done:
   return rc;
 }
 
+/* `tracer --check`: cli/check/ reports; the tracer lends it what a run would use. */
+static int self_check(const struct options *o) {
+  char *home = traces_home();
+  char *plugin = trace_clock_plugin(o);
+  struct check_request request = {
+      .version = TRACER_VERSION,
+      .trace_output = o->trace_output,
+      .trace_home = home,
+      .monotonic_clock = o->monotonic_clock,
+      .clock_plugin = plugin,
+      .find_library = find_library,
+  };
+  int rc = check_run(&request, stdout);
+  free(plugin);
+  free(home);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   enum {
     OPT_TRACE_OUTPUT = 256,
@@ -551,7 +581,8 @@ int main(int argc, char **argv) {
     OPT_THREADS,
     OPT_BUFFER_SIZE,
     OPT_BUFFER_COUNT,
-    OPT_CLOCK
+    OPT_CLOCK,
+    OPT_CHECK
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -564,6 +595,7 @@ int main(int argc, char **argv) {
       {"replay", optional_argument, NULL, 'r'},
       {"blocking", no_argument, NULL, OPT_BLOCKING},
       {"clock", required_argument, NULL, OPT_CLOCK},
+      {"check", no_argument, NULL, OPT_CHECK},
       {"threads", required_argument, NULL, OPT_THREADS},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
       {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
@@ -632,12 +664,26 @@ int main(int argc, char **argv) {
       break;
     }
     case 'q': o.quiet = true; break;
+    case OPT_CHECK: o.check = true; break;
     case 'h': print_usage(stdout); return 0;
     case 'V': printf("tracer %s\n", TRACER_VERSION); return 0;
     default:
       fputs("Try 'tracer --help' for more information.\n", stderr);
       return TRACER_EXIT_USAGE;
     }
+  }
+  /* `tracer doctor` alone is the check; `tracer -- doctor` or ./doctor runs an app so named. */
+  if (optind == argc - 1 && strcmp(argv[optind], "doctor") == 0 &&
+      strcmp(argv[optind - 1], "--") != 0) {
+    o.check = true;
+    optind++;
+  }
+  if (o.check) {
+    if (optind < argc || o.replay) {
+      error("--check runs no app and reads no trace; got: %s", o.replay ? "-r" : argv[optind]);
+      return TRACER_EXIT_USAGE;
+    }
+    return self_check(&o);
   }
   if (o.text && o.json) {
     error("-t and -j cannot be used together");

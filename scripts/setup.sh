@@ -12,6 +12,7 @@ packages="
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   mpich libmpich-dev openmpi-bin libopenmpi-dev
   libamdhip64-dev
+  help2man dpkg-dev file lmod tcl8.6
 "
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -37,6 +38,23 @@ if [ -n "$missing" ]; then
   apt-get install -y --no-install-recommends $missing
 else
   echo "setup.sh: all packages already installed"
+fi
+
+# Debian's environment-modules conflicts with lmod (both provide `module`), so only lmod
+# is installed; environment-modules is unpacked from its Debian package into
+# /opt/environment-modules, for the tests that load the tracer's module with both tools
+# (its modulecmd.tcl runs with tcl8.6, installed above).
+envmod=/opt/environment-modules
+if ! find "$envmod/usr/lib" -name modulecmd.tcl 2>/dev/null | grep -q .; then
+  echo "setup.sh: unpacking environment-modules into $envmod"
+  tmp=$(mktemp -d)
+  chmod 755 "$tmp" # apt's download user writes there
+  (cd "$tmp" && apt-get -o APT::Sandbox::User=root download environment-modules) || {
+    apt-get update && (cd "$tmp" && apt-get -o APT::Sandbox::User=root download environment-modules)
+  }
+  mkdir -p "$envmod"
+  dpkg-deb -x "$tmp"/environment-modules_*.deb "$envmod"
+  rm -rf "$tmp"
 fi
 
 # The CUDA toolkit does not come from Debian; the CUDA and NVTX models need its headers.
