@@ -13,7 +13,9 @@
 #     against babeltrace2 reading alone (dummy sink) and babeltrace2's text output.
 # Prints a table and writes bench/RESULTS.md. Usage: run_bench.sh [BUILD_DIR] [--quick]
 # BENCH_SECTIONS="overhead rate analysis" (the default) picks the parts to run; BENCH_REPS
-# the repetitions (default 5); BENCH_RESULTS the file to write (default bench/RESULTS.md).
+# the repetitions (default 5), BENCH_CALLS the loop's calls (default 1000000),
+# BENCH_THREADS the thread counts (default "1 2"); BENCH_RESULTS the file to write
+# (default bench/RESULTS.md).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
@@ -24,7 +26,8 @@ lib=$build/lib/libtracer_opencl.so
 reps=${BENCH_REPS:-5}
 sections=${BENCH_SECTIONS:-overhead rate analysis}
 results=${BENCH_RESULTS:-$here/RESULTS.md}
-calls=1000000
+calls=${BENCH_CALLS:-1000000}
+thread_counts=${BENCH_THREADS:-1 2}
 analysis_calls=10000000 # one event per call: 10M events
 if [ "$quick" = "--quick" ]; then reps=1; calls=200000; analysis_calls=1000000; fi
 for tool in "$tracer" "$loop" "$lib"; do
@@ -121,7 +124,7 @@ report=$tmp/report.md
 } >"$report"
 
 med() { median <"$tmp/$1-$2.runs"; }
-for t in 1 2; do
+for t in $thread_counts; do
   # Variants take turns within each repetition, so a slow spell of this shared machine
   # weighs on all of them alike; then the median of each.
   i=0
@@ -152,7 +155,7 @@ column_median() { awk -v c="$1" '{print $c}' | median; }
   echo
   echo "| threads | clock | default / floor two (target <= 0.8) | default / floor one (target <= 1.15) | minimal / floor one (target <= 0.85) | minimal / uftrace (aim <= 1) | off - untraced (target <= 2 ns) |"
   echo "|---|---|---|---|---|---|---|"
-  for t in 1 2; do
+  for t in $thread_counts; do
     u=$(med untraced "$t") o=$(med off "$t")
     uf=$( [ -s "$tmp/uftrace-$t.runs" ] && med uftrace "$t" || echo 0)
     for c in "" -mono; do
@@ -169,7 +172,7 @@ column_median() { awk -v c="$1" '{print $c}' | median; }
   echo
   echo "| threads | minimal | default | full | floor two | floor one | floor old | full - default, per extra byte |"
   echo "|---|---|---|---|---|---|---|---|"
-  for t in 1 2; do
+  for t in $thread_counts; do
     n=$((calls * t))
     bd=$(bytes_per_call default "$t" "$n") bfu=$(bytes_per_call full "$t" "$n")
     per_byte=$(awk -v a="$(med full "$t")" -v b="$(med default "$t")" -v x="$bfu" -v y="$bd" \
@@ -184,7 +187,7 @@ column_median() { awk -v c="$1" '{print $c}' | median; }
   echo
   echo "| threads | mode | untraced | tally's time | difference | estimated cost | measured cost | estimate / measured |"
   echo "|---|---|---|---|---|---|---|---|"
-  for t in 1 2; do
+  for t in $thread_counts; do
     u=$(med untraced "$t")
     for v in minimal default full minimal-mono default-mono; do
       reported=$(column_median 1 <"$tmp/$v-$t.tally")
@@ -224,7 +227,7 @@ fi
 for storage in disk memory; do
   case $storage in disk) dir=$tmp ;; memory) dir=$shm ;; esac
   [ -n "$dir" ] || continue
-  for t in 1 2; do
+  for t in $thread_counts; do
     clean=0 recorded=0 discarded=0 i=0
     while [ $i -lt $rate_runs ]; do
       out=$dir/rate-$t-$i
