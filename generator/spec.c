@@ -11,7 +11,7 @@ static const char *const spec_keys[] = {
     "backend",  "description", "library", "collector", "headers", "include_dirs", "defines", "std",
     "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
-                                         "commands", "calls", NULL};
+                                         "commands", "calls", "device_times", NULL};
 static const char *const call_keys[] = {"meaning", "bytes", NULL};
 static const char *const status_keys[] = {"type", "success", "params", "names", NULL};
 static const char *const command_keys[] = {"kind",       "queue",     "kernel", "bytes",
@@ -289,6 +289,14 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   }
   rc |= read_commands(y, yamldoc_get(y, n, "commands"), t, d);
   rc |= read_calls(y, yamldoc_get(y, n, "calls"), t, d);
+  rc |= read_optional(y, n, "device_times", &t->device_times, d);
+  if (t->device_times && strcmp(t->device_times, "device") != 0 &&
+      strcmp(t->device_times, "host") != 0) {
+    struct spec_loc at = loc_of(yamldoc_get(y, n, "device_times"));
+    rc |= diag_error_at(d, y->path, at.line, at.column,
+                        "Cannot read trace.device_times: value=%s is neither device nor host",
+                        t->device_times);
+  }
   return rc;
 }
 
@@ -432,6 +440,7 @@ void spec_free(struct spec *s) {
   free(s->trace.hooks);
   free(s->trace.status_type);
   free(s->trace.status_success);
+  free(s->trace.device_times);
   free_patterns(&s->trace.before);
   free_patterns(&s->trace.after);
   free_patterns(&s->trace.exclude);
