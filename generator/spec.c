@@ -11,7 +11,8 @@ static const char *const spec_keys[] = {
     "backend",  "description", "library", "collector", "headers", "include_dirs", "defines", "std",
     "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
-                                         "commands", "calls", "device_times", NULL};
+                                         "commands", "calls", "device_times",
+                                         "dispatch_tables", NULL};
 static const char *const call_keys[] = {"meaning", "bytes", NULL};
 static const char *const status_keys[] = {"type", "success", "params", "names", NULL};
 static const char *const command_keys[] = {"kind",       "queue",     "kernel", "bytes",
@@ -278,6 +279,8 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   rc |= read_list(y, yamldoc_get(y, n, "before"), "before", true, &t->before, d);
   rc |= read_list(y, yamldoc_get(y, n, "after"), "after", true, &t->after, d);
   rc |= read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &t->exclude, d);
+  rc |= read_list(y, yamldoc_get(y, n, "dispatch_tables"), "dispatch_tables", true,
+                  &t->dispatch_tables, d);
   yaml_node_t *status = yamldoc_get(y, n, "status");
   if (status) {
     if (yamldoc_check_keys(y, status, status_keys, "trace.status", d))
@@ -443,6 +446,7 @@ void spec_free(struct spec *s) {
   free(s->trace.device_times);
   free_patterns(&s->trace.before);
   free_patterns(&s->trace.after);
+  free_patterns(&s->trace.dispatch_tables);
   free_patterns(&s->trace.exclude);
   free_patterns(&s->trace.status_names);
   free_strings(&s->trace.status_params);
