@@ -73,10 +73,22 @@ static struct tree *function_view(struct tree *root, const char *name) {
   return NULL;
 }
 
+/* The wrapper calls the after hook, in every mode: minimal mode's lean path (which calls
+ * no hook) goes. */
 static void set_hook_after(struct tree *fn) {
-  for (size_t i = 0; i < fn->len; i++)
+  for (size_t i = 0; i < fn->len;) {
     if (strcmp(fn->keys[i], "hook_after") == 0)
       fn->items[i]->boolean = true;
+    if (strcmp(fn->keys[i], "lean") == 0) {
+      tree_free(fn->items[i]);
+      free(fn->keys[i]);
+      memmove(&fn->items[i], &fn->items[i + 1], (fn->len - i - 1) * sizeof *fn->items);
+      memmove(&fn->keys[i], &fn->keys[i + 1], (fn->len - i - 1) * sizeof *fn->keys);
+      fn->len--;
+      continue;
+    }
+    i++;
+  }
 }
 
 int view_dispatch(const struct model *m, const struct spec *s, struct tree *root,

@@ -15772,20 +15772,6 @@ ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditabl
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 289, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 289, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetGlobalProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -15823,20 +15809,6 @@ ze_result_t zeGetDriverProcAddrTable(ze_api_version_t version, ze_driver_dditabl
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 290, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 290, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetDriverProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -15873,20 +15845,6 @@ ze_result_t zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditabl
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 291, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 291, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zeGetDeviceProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -15926,20 +15884,6 @@ ze_result_t zeGetDeviceExpProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 292, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 292, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetDeviceExpProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -15976,20 +15920,6 @@ ze_result_t zeGetContextProcAddrTable(ze_api_version_t version, ze_context_ddita
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 293, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 293, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zeGetContextProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -16029,20 +15959,6 @@ ze_result_t zeGetCommandQueueProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 294, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 294, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetCommandQueueProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -16081,20 +15997,6 @@ ze_result_t zeGetCommandListProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 295, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 295, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetCommandListProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -16131,20 +16033,6 @@ ze_result_t zeGetImageProcAddrTable(ze_api_version_t version, ze_image_dditable_
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 296, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 296, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zeGetImageProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -16183,20 +16071,6 @@ ze_result_t zeGetImageExpProcAddrTable(ze_api_version_t version, ze_image_exp_dd
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 297, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 297, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetImageExpProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -16233,20 +16107,6 @@ ze_result_t zeGetFenceProcAddrTable(ze_api_version_t version, ze_fence_dditable_
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 298, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 298, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zeGetFenceProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -16286,20 +16146,6 @@ ze_result_t zeGetEventPoolProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 299, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 299, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetEventPoolProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -16336,20 +16182,6 @@ ze_result_t zeGetEventProcAddrTable(ze_api_version_t version, ze_event_dditable_
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 300, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 300, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zeGetEventProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -16388,20 +16220,6 @@ ze_result_t zeGetEventExpProcAddrTable(ze_api_version_t version, ze_event_exp_dd
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 301, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 301, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetEventExpProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -16438,20 +16256,6 @@ ze_result_t zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditabl
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 302, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 302, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zeGetModuleProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -16491,20 +16295,6 @@ ze_result_t zeGetModuleBuildLogProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 303, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 303, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetModuleBuildLogProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -16541,20 +16331,6 @@ ze_result_t zeGetKernelProcAddrTable(ze_api_version_t version, ze_kernel_dditabl
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 304, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 304, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zeGetKernelProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -16594,20 +16370,6 @@ ze_result_t zeGetKernelExpProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 305, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 305, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetKernelExpProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -16644,20 +16406,6 @@ ze_result_t zeGetSamplerProcAddrTable(ze_api_version_t version, ze_sampler_ddita
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 306, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 306, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zeGetSamplerProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -16697,20 +16445,6 @@ ze_result_t zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 307, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 307, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetPhysicalMemProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -16747,20 +16481,6 @@ ze_result_t zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *p
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 308, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 308, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zeGetMemProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -16800,20 +16520,6 @@ ze_result_t zeGetVirtualMemProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 309, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 309, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetVirtualMemProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -16851,20 +16557,6 @@ ze_result_t zeGetFabricVertexExpProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 310, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 310, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zeGetFabricVertexExpProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -16904,20 +16596,6 @@ ze_result_t zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 311, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 311, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zeGetFabricEdgeExpProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -16955,20 +16633,6 @@ ze_result_t zetGetDeviceProcAddrTable(ze_api_version_t version, zet_device_ddita
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 312, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 312, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zetGetDeviceProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17005,20 +16669,6 @@ ze_result_t zetGetContextProcAddrTable(ze_api_version_t version, zet_context_ddi
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 313, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 313, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zetGetContextProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -17058,20 +16708,6 @@ ze_result_t zetGetCommandListProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 314, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 314, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zetGetCommandListProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17109,20 +16745,6 @@ ze_result_t zetGetModuleProcAddrTable(ze_api_version_t version, zet_module_ddita
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 315, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 315, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zetGetModuleProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17159,20 +16781,6 @@ ze_result_t zetGetKernelProcAddrTable(ze_api_version_t version, zet_kernel_ddita
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 316, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 316, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zetGetKernelProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -17212,20 +16820,6 @@ ze_result_t zetGetMetricGroupProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 317, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 317, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zetGetMetricGroupProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17264,20 +16858,6 @@ ze_result_t zetGetMetricGroupExpProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 318, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 318, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zetGetMetricGroupExpProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17314,20 +16894,6 @@ ze_result_t zetGetMetricProcAddrTable(ze_api_version_t version, zet_metric_ddita
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 319, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 319, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zetGetMetricProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -17367,20 +16933,6 @@ ze_result_t zetGetMetricStreamerProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 320, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 320, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zetGetMetricStreamerProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17418,20 +16970,6 @@ ze_result_t zetGetMetricQueryPoolProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 321, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 321, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zetGetMetricQueryPoolProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -17471,20 +17009,6 @@ ze_result_t zetGetMetricQueryProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 322, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 322, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zetGetMetricQueryProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17523,20 +17047,6 @@ ze_result_t zetGetTracerExpProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 323, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 323, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zetGetTracerExpProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17573,20 +17083,6 @@ ze_result_t zetGetDebugProcAddrTable(ze_api_version_t version, zet_debug_dditabl
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 324, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 324, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zetGetDebugProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -17625,20 +17121,6 @@ ze_result_t zesGetDriverProcAddrTable(ze_api_version_t version, zes_driver_ddita
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 325, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 325, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zesGetDriverProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17675,20 +17157,6 @@ ze_result_t zesGetDeviceProcAddrTable(ze_api_version_t version, zes_device_ddita
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 326, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 326, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zesGetDeviceProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -17728,20 +17196,6 @@ ze_result_t zesGetSchedulerProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 327, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 327, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zesGetSchedulerProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17780,20 +17234,6 @@ ze_result_t zesGetPerformanceFactorProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 328, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 328, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zesGetPerformanceFactorProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17830,20 +17270,6 @@ ze_result_t zesGetPowerProcAddrTable(ze_api_version_t version, zes_power_dditabl
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 329, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 329, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zesGetPowerProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -17883,20 +17309,6 @@ ze_result_t zesGetFrequencyProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 330, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 330, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zesGetFrequencyProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -17933,20 +17345,6 @@ ze_result_t zesGetEngineProcAddrTable(ze_api_version_t version, zes_engine_ddita
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 331, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 331, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zesGetEngineProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -17985,20 +17383,6 @@ ze_result_t zesGetStandbyProcAddrTable(ze_api_version_t version, zes_standby_ddi
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 332, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 332, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zesGetStandbyProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -18036,20 +17420,6 @@ ze_result_t zesGetFirmwareProcAddrTable(ze_api_version_t version, zes_firmware_d
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 333, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 333, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zesGetFirmwareProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -18086,20 +17456,6 @@ ze_result_t zesGetMemoryProcAddrTable(ze_api_version_t version, zes_memory_ddita
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 334, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 334, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zesGetMemoryProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -18139,20 +17495,6 @@ ze_result_t zesGetFabricPortProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 335, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 335, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zesGetFabricPortProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -18191,20 +17533,6 @@ ze_result_t zesGetTemperatureProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 336, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 336, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zesGetTemperatureProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -18241,20 +17569,6 @@ ze_result_t zesGetPsuProcAddrTable(ze_api_version_t version, zes_psu_dditable_t 
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 337, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 337, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zesGetPsuProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -18293,20 +17607,6 @@ ze_result_t zesGetFanProcAddrTable(ze_api_version_t version, zes_fan_dditable_t 
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 338, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 338, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zesGetFanProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -18343,20 +17643,6 @@ ze_result_t zesGetLedProcAddrTable(ze_api_version_t version, zes_led_dditable_t 
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 339, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 339, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zesGetLedProcAddrTable_args tracer_args = {.tracer_start = 0};
@@ -18395,20 +17681,6 @@ ze_result_t zesGetRasProcAddrTable(ze_api_version_t version, zes_ras_dditable_t 
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 340, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 340, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
-  }
   ze_depth++;
   struct ze_zesGetRasProcAddrTable_args tracer_args = {.tracer_start = 0};
   tracer_args.version = version;
@@ -18446,20 +17718,6 @@ ze_result_t zesGetDiagnosticsProcAddrTable(ze_api_version_t version,
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
     return tracer_real(version, pDdiTable);
-  }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
-    ze_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("ze", 341, tracer_start);
-    ze_result_t tracer_result;
-    tracer_result = tracer_real(version, pDdiTable);
-    tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_ze, call,
-                         tracer_call_record(tracer_start, 341, (int64_t)tracer_result));
-    ze_depth--;
-    return tracer_result;
   }
   ze_depth++;
   struct ze_zesGetDiagnosticsProcAddrTable_args tracer_args = {.tracer_start = 0};
