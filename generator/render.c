@@ -11,6 +11,8 @@
 #include "tree.h"
 #include "util.h"
 #include "view.h"
+#include "view_dispatch.h"
+#include "view_null.h"
 
 struct output {
   char *path;
@@ -27,6 +29,11 @@ int render_backend(const struct model *m, const struct spec *s, const char *temp
   struct tree *view = view_build(m, s, model_path, d);
   if (!view)
     return -1;
+  view_null(m, s, view);
+  if (view_dispatch(m, s, view, d)) {
+    tree_free(view);
+    return -1;
+  }
   struct dirent **entries = NULL;
   int n = scandir(template_dir, &entries, is_template, alphasort);
   if (n < 0) {

@@ -11,7 +11,8 @@ static const char *const spec_keys[] = {
     "backend",  "description", "library", "collector", "headers", "include_dirs", "defines", "std",
     "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
-                                         "commands", "calls", NULL};
+                                         "commands", "calls", "device_times",
+                                         "dispatch_tables", NULL};
 static const char *const call_keys[] = {"meaning", "bytes", NULL};
 static const char *const status_keys[] = {"type", "success", "params", "names", NULL};
 static const char *const command_keys[] = {"kind",       "queue",     "kernel", "bytes",
@@ -278,6 +279,8 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   rc |= read_list(y, yamldoc_get(y, n, "before"), "before", true, &t->before, d);
   rc |= read_list(y, yamldoc_get(y, n, "after"), "after", true, &t->after, d);
   rc |= read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &t->exclude, d);
+  rc |= read_list(y, yamldoc_get(y, n, "dispatch_tables"), "dispatch_tables", true,
+                  &t->dispatch_tables, d);
   yaml_node_t *status = yamldoc_get(y, n, "status");
   if (status) {
     if (yamldoc_check_keys(y, status, status_keys, "trace.status", d))
@@ -289,6 +292,14 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   }
   rc |= read_commands(y, yamldoc_get(y, n, "commands"), t, d);
   rc |= read_calls(y, yamldoc_get(y, n, "calls"), t, d);
+  rc |= read_optional(y, n, "device_times", &t->device_times, d);
+  if (t->device_times && strcmp(t->device_times, "device") != 0 &&
+      strcmp(t->device_times, "host") != 0) {
+    struct spec_loc at = loc_of(yamldoc_get(y, n, "device_times"));
+    rc |= diag_error_at(d, y->path, at.line, at.column,
+                        "Cannot read trace.device_times: value=%s is neither device nor host",
+                        t->device_times);
+  }
   return rc;
 }
 
@@ -432,8 +443,10 @@ void spec_free(struct spec *s) {
   free(s->trace.hooks);
   free(s->trace.status_type);
   free(s->trace.status_success);
+  free(s->trace.device_times);
   free_patterns(&s->trace.before);
   free_patterns(&s->trace.after);
+  free_patterns(&s->trace.dispatch_tables);
   free_patterns(&s->trace.exclude);
   free_patterns(&s->trace.status_names);
   free_strings(&s->trace.status_params);

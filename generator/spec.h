@@ -81,6 +81,10 @@ struct spec_trace {
   struct ptrvec status_names; /* struct spec_pattern*: constants that name statuses */
   struct ptrvec commands;     /* struct spec_command* */
   struct ptrvec calls;        /* struct spec_call* */
+  struct ptrvec dispatch_tables; /* struct spec_pattern*: functions that fill a table of
+                                   the API's function pointers (view_dispatch.c) */
+  char *device_times;         /* "device" (default) or "host": where command times come
+                                 from; may be NULL */
   struct spec_loc loc;
 };
 

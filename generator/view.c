@@ -58,8 +58,23 @@ static bool is_struct(const struct model_type *t) {
   return (t->kind == MODEL_KIND_STRUCT || t->kind == MODEL_KIND_UNION) && t->size > 0;
 }
 
-/* A declaration of a struct member holding the param: arrays decay to pointers. */
+static char *typed_decl(const char *spelling, const char *name);
+
+/* A declaration of a struct member holding the param: arrays decay to pointers, and a
+ * top-level const goes (hooks may change any argument). */
 static char *member_decl(const struct model_param *p) {
+  const char *spelling = p->type->spelling;
+  size_t n = strlen(spelling);
+  if (p->type->is_const && p->type->kind != MODEL_KIND_ARRAY) {
+    if (strncmp(spelling, "const ", 6) == 0 && !strchr(spelling, '*'))
+      return typed_decl(spelling + 6, p->name);
+    if (n > 6 && strcmp(spelling + n - 6, " const") == 0) {
+      char *bare = xstrndup(spelling, n - 6);
+      char *decl = typed_decl(bare, p->name);
+      free(bare);
+      return decl;
+    }
+  }
   if (p->type->kind == MODEL_KIND_ARRAY && p->type->target) {
     const char *elem = p->type->target->spelling;
     if (strpbrk(elem, "(["))
@@ -248,8 +263,9 @@ static void param_contents(const struct model_function *f, const struct model_pa
     free(name);
     free(count);
   } else if (is_struct(t) && entry) {
+    /* The length is a constant of the event's description: the type's size. */
     add_field(list, "lttng_ust_field_array_hex(uint8_t, %s_bytes, (const uint8_t *)&%s, sizeof(%s))",
-              p->name, ptr, ptr);
+              p->name, ptr, t->spelling);
   }
   free(ptr);
 }
@@ -510,6 +526,8 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   tree_set_string(root, "model", model_path);
   tree_set_string(root, "library", m->library ? m->library : "");
   tree_set_string(root, "hooks", s->trace.hooks ? s->trace.hooks : "");
+  tree_set_string(root, "device_times_host",
+                  s->trace.device_times && strcmp(s->trace.device_times, "host") == 0 ? "1" : "0");
   struct tree *headers = tree_set(root, "headers", tree_list());
   for (size_t i = 0; i < m->headers.len; i++)
     tree_set_string(tree_push(headers, tree_map()), "name", m->headers.items[i]);

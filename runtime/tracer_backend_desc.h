@@ -117,6 +117,7 @@ struct tracer_backend_desc {
   uint32_t function_count;
   int64_t success;      /* the status value of a successful call */
   const struct tracer_names *status_names; /* may be NULL */
+  int device_times_host; /* 1: device commands carry the host-side times of their calls */
 };
 
 #endif

@@ -64,3 +64,30 @@ if [ ! -f "$cuda/include/cuda.h" ]; then
   echo "setup.sh: warning: the cuda, cudart and nvtx models cannot be regenerated here;" >&2
   echo "setup.sh: warning: set CUDA_HOME or install the CUDA 13 toolkit at /usr/local/cuda." >&2
 fi
+
+# Level Zero's upstream null driver, for the ze tests (ZE_ENABLE_NULL_DRIVER=1): Debian
+# ships the loader but no driver, so it is built from Debian's level-zero source package,
+# through a private apt state that leaves the system's apt configuration alone.
+ze_null_dir=/usr/local/lib/tracer-ze-null
+if [ ! -e "$ze_null_dir/libze_null.so.1" ]; then
+  echo "setup.sh: building Level Zero's null driver into $ze_null_dir"
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  mkdir -p "$work/apt/parts" "$work/apt/lists/partial"
+  sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+    >"$work/apt/parts/src.sources"
+  apt_private="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$work/apt/parts
+               -o Dir::State::Lists=$work/apt/lists"
+  # shellcheck disable=SC2086 # apt_private is a list of options
+  apt-get $apt_private update
+  # shellcheck disable=SC2086
+  (cd "$work" && apt-get $apt_private source --download-only level-zero)
+  tar -xzf "$work"/level-zero_*.orig.tar.gz -C "$work"
+  src=$(find "$work" -mindepth 1 -maxdepth 1 -type d ! -name apt | head -n 1)
+  cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$work/build" --target ze_null -j "$(nproc)"
+  mkdir -p "$ze_null_dir"
+  cp -P "$work"/build/lib/libze_null.so* "$ze_null_dir/"
+  rm -rf "$work"
+  trap - EXIT
+fi

@@ -114,8 +114,12 @@ static void print_device(const struct tally_backend *b, FILE *out) {
     calls += b->device[order[i]].time.calls;
   }
   int width = name_width(names, n);
-  fprintf(out, "Device profiling (%s) | %zu Hostnames | %zu Processes | %zu Threads |\n\n",
+  fprintf(out, "Device profiling (%s) | %zu Hostnames | %zu Processes | %zu Threads |\n",
           b->desc->label, b->hosts.len, b->device_processes.len, b->device_threads.len);
+  if (b->desc->device_times_host)
+    fputs("Host-side times: the backend has no device timestamps; each row times its call.\n",
+          out);
+  fputc('\n', out);
   time_header(out, width);
   for (size_t i = 0; i < n; i++)
     time_row(out, b->device[order[i]].name, width, &b->device[order[i]].time, total);
@@ -342,7 +346,10 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
       }
     }
     free(order);
-    fputs("],\n     \"unfinished\": [", out);
+    if (b->desc->device_times_host) /* device rows carry the host-side times of calls */
+      fputs("],\n     \"device_times\": \"host\",\n     \"unfinished\": [", out);
+    else
+      fputs("],\n     \"unfinished\": [", out);
     first = true;
     for (uint32_t k = 0; k < b->function_count; k++) {
       if (!b->unfinished[k])
