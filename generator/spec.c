@@ -11,7 +11,9 @@ static const char *const spec_keys[] = {
     "backend",  "description", "library", "collector", "headers", "include_dirs", "defines", "std",
     "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
-                                         "commands", "calls", NULL};
+                                         "commands", "calls", "templates", "exports",
+                                         "pause", "resume", "regions", NULL};
+static const char *const region_keys[] = {"open", "close", "name", "name_member", NULL};
 static const char *const call_keys[] = {"meaning", "bytes", NULL};
 static const char *const status_keys[] = {"type", "success", "params", "names", NULL};
 static const char *const command_keys[] = {"kind",       "queue",     "kernel", "bytes",
@@ -289,6 +291,19 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   }
   rc |= read_commands(y, yamldoc_get(y, n, "commands"), t, d);
   rc |= read_calls(y, yamldoc_get(y, n, "calls"), t, d);
+  rc |= read_list(y, yamldoc_get(y, n, "templates"), "templates", false, &t->templates, d);
+  rc |= read_list(y, yamldoc_get(y, n, "exports"), "exports", false, &t->exports, d);
+  rc |= read_list(y, yamldoc_get(y, n, "pause"), "pause", true, &t->pause, d);
+  rc |= read_list(y, yamldoc_get(y, n, "resume"), "resume", true, &t->resume, d);
+  yaml_node_t *regions = yamldoc_get(y, n, "regions");
+  if (regions) {
+    if (yamldoc_check_keys(y, regions, region_keys, "trace.regions", d))
+      return -1;
+    rc |= read_list(y, yamldoc_get(y, regions, "open"), "open", true, &t->region_open, d);
+    rc |= read_list(y, yamldoc_get(y, regions, "close"), "close", true, &t->region_close, d);
+    rc |= read_string(y, regions, "name", true, &t->region_name, d);
+    rc |= read_optional(y, regions, "name_member", &t->region_name_member, d);
+  }
   return rc;
 }
 
@@ -457,6 +472,14 @@ void spec_free(struct spec *s) {
     free(c);
   }
   ptrvec_free(&s->trace.calls);
+  free_strings(&s->trace.templates);
+  free_strings(&s->trace.exports);
+  free_patterns(&s->trace.pause);
+  free_patterns(&s->trace.resume);
+  free_patterns(&s->trace.region_open);
+  free_patterns(&s->trace.region_close);
+  free(s->trace.region_name);
+  free(s->trace.region_name_member);
   memset(s, 0, sizeof *s);
 }
 

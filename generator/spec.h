@@ -81,6 +81,17 @@ struct spec_trace {
   struct ptrvec status_names; /* struct spec_pattern*: constants that name statuses */
   struct ptrvec commands;     /* struct spec_command* */
   struct ptrvec calls;        /* struct spec_call* */
+  /* What the backend's library is: the templates rendered for it (default: an LD_PRELOAD
+   * interposer) and extra symbols it exports (a tool's entry point). */
+  struct ptrvec templates;    /* struct spec_string*: template names, "collector.c" */
+  struct ptrvec exports;      /* struct spec_string* */
+  /* Calls that pause and resume the recording of every backend. */
+  struct ptrvec pause, resume; /* struct spec_pattern* */
+  /* Named regions (trace.regions): calls that open one on the calling thread, named by a
+   * param (or a member of the struct it points to), and calls that close the innermost. */
+  struct ptrvec region_open, region_close; /* struct spec_pattern* */
+  char *region_name;          /* param of the opening calls; may be NULL */
+  char *region_name_member;   /* member of *param holding the name; may be NULL */
   struct spec_loc loc;
 };
 

@@ -9,6 +9,7 @@
 
 #include "util.h"
 #include "view_events.h"
+#include "view_recording.h"
 
 /* Arrays recorded in full mode are capped so a wrong length cannot flood the trace. */
 #define VIEW_MAX_ELEMENTS "TRACER_MAX_ELEMENTS"
@@ -277,8 +278,9 @@ static void param_contents(const struct model_function *f, const struct model_pa
     free(name);
     free(count);
   } else if (is_struct(t) && entry) {
+    /* The length is read outside any function: the type's size, not the value's. */
     add_field(list, "lttng_ust_field_array_hex(uint8_t, %s_bytes, (const uint8_t *)&%s, sizeof(%s))",
-              p->name, ptr, ptr);
+              p->name, ptr, t->spelling);
   }
   free(ptr);
 }
@@ -458,6 +460,7 @@ static struct tree *build_function(struct view *v, const struct model_function *
   const struct spec_command *c = command_of(v->s, f->name);
   if (c)
     build_command(v, f, c, fn);
+  view_recording_function(v->s, f, fn);
   /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
   if (!before && !after && !c && !slot) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
@@ -506,10 +509,10 @@ static int check_patterns(struct view *v, const struct ptrvec *patterns, const c
 static void check_trace(struct view *v) {
   const struct spec *s = v->s;
   const struct spec_trace *t = &s->trace;
-  if (!v->m->library)
+  if (!v->m->library && !s->collector)
     v->status = diag_error_at(v->d, s->path, t->loc.line, t->loc.column,
                               "Cannot trace backend=%s: a trace section needs `library`, the "
-                              "soname whose functions the interposer wraps",
+                              "soname whose functions the interposer wraps, or `collector`",
                               v->m->backend);
   if (t->hooks) {
     char *expected = xasprintf("%s_hooks.c", v->m->backend);
@@ -593,6 +596,8 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   check_patterns(&v, &s->trace.before, "trace.before");
   check_patterns(&v, &s->trace.after, "trace.after");
   check_patterns(&v, &s->trace.exclude, "trace.exclude");
+  if (view_recording_root(m, s, root, d))
+    v.status = -1;
   for (size_t i = 0; i < s->trace.commands.len; i++) {
     const struct spec_command *c = s->trace.commands.items[i];
     bool found = false;

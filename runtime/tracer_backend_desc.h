@@ -93,6 +93,9 @@ struct tracer_backend_desc {
   uint32_t function_count;
   int64_t success;      /* the status value of a successful call */
   const struct tracer_names *status_names; /* may be NULL */
+  /* "" for an LD_PRELOAD interposer; else the environment variable through which the
+   * API's own library loads the backend's library (a collector or tool). */
+  const char *collector;
 };
 
 #endif

@@ -1447,4 +1447,5 @@ const struct tracer_backend_desc tracer_backend_opencl = {
     186,
     INT64_C(0),
     &opencl_status_names,
+    "",
 };

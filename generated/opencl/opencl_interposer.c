@@ -6,6 +6,7 @@
  */
 #include "opencl_args.h"
 #include "opencl_tracepoints.h"
+#include "tracer_recording.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -415,7 +416,7 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
   if (!tracer_real)
     tracer_real = (opencl_clGetPlatformIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformIDs", (void **)&opencl_real.clGetPlatformIDs);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -468,7 +469,7 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clGetPlatformInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformInfo", (void **)&opencl_real.clGetPlatformInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -525,7 +526,7 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceIDs", (void **)&opencl_real.clGetDeviceIDs);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -581,7 +582,7 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceInfo", (void **)&opencl_real.clGetDeviceInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -638,7 +639,7 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubDevices_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevices", (void **)&opencl_real.clCreateSubDevices);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -693,7 +694,7 @@ cl_int clRetainDevice(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDevice", (void **)&opencl_real.clRetainDevice);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -742,7 +743,7 @@ cl_int clReleaseDevice(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDevice", (void **)&opencl_real.clReleaseDevice);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -792,7 +793,7 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clSetDefaultDeviceCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetDefaultDeviceCommandQueue", (void **)&opencl_real.clSetDefaultDeviceCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -845,7 +846,7 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceAndHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceAndHostTimer", (void **)&opencl_real.clGetDeviceAndHostTimer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -897,7 +898,7 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
   if (!tracer_real)
     tracer_real = (opencl_clGetHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetHostTimer", (void **)&opencl_real.clGetHostTimer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -950,7 +951,7 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clCreateContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContext", (void **)&opencl_real.clCreateContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -998,7 +999,7 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
   if (!tracer_real)
     tracer_real = (opencl_clCreateContextFromType_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContextFromType", (void **)&opencl_real.clCreateContextFromType);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1042,7 +1043,7 @@ cl_int clRetainContext(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainContext", (void **)&opencl_real.clRetainContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1091,7 +1092,7 @@ cl_int clReleaseContext(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseContext", (void **)&opencl_real.clReleaseContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1141,7 +1142,7 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetContextInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetContextInfo", (void **)&opencl_real.clGetContextInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1198,7 +1199,7 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
   if (!tracer_real)
     tracer_real = (opencl_clSetContextDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetContextDestructorCallback", (void **)&opencl_real.clSetContextDestructorCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1252,7 +1253,7 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueueWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithProperties", (void **)&opencl_real.clCreateCommandQueueWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1295,7 +1296,7 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandQueue", (void **)&opencl_real.clRetainCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1344,7 +1345,7 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandQueue", (void **)&opencl_real.clReleaseCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1395,7 +1396,7 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
   if (!tracer_real)
     tracer_real = (opencl_clGetCommandQueueInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandQueueInfo", (void **)&opencl_real.clGetCommandQueueInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1453,7 +1454,7 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   if (!tracer_real)
     tracer_real = (opencl_clCreateBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBuffer", (void **)&opencl_real.clCreateBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1498,7 +1499,7 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubBuffer", (void **)&opencl_real.clCreateSubBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1543,7 +1544,7 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage", (void **)&opencl_real.clCreateImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1590,7 +1591,7 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
   if (!tracer_real)
     tracer_real = (opencl_clCreatePipe_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreatePipe", (void **)&opencl_real.clCreatePipe);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1638,7 +1639,7 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
   if (!tracer_real)
     tracer_real = (opencl_clCreateBufferWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithProperties", (void **)&opencl_real.clCreateBufferWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1686,7 +1687,7 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
   if (!tracer_real)
     tracer_real = (opencl_clCreateImageWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImageWithProperties", (void **)&opencl_real.clCreateImageWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1733,7 +1734,7 @@ cl_int clRetainMemObject(cl_mem memobj) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainMemObject", (void **)&opencl_real.clRetainMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1782,7 +1783,7 @@ cl_int clReleaseMemObject(cl_mem memobj) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseMemObject", (void **)&opencl_real.clReleaseMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1833,7 +1834,7 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clGetSupportedImageFormats_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSupportedImageFormats", (void **)&opencl_real.clGetSupportedImageFormats);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1891,7 +1892,7 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
   if (!tracer_real)
     tracer_real = (opencl_clGetMemObjectInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemObjectInfo", (void **)&opencl_real.clGetMemObjectInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1948,7 +1949,7 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
   if (!tracer_real)
     tracer_real = (opencl_clGetImageInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageInfo", (void **)&opencl_real.clGetImageInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2005,7 +2006,7 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
   if (!tracer_real)
     tracer_real = (opencl_clGetPipeInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPipeInfo", (void **)&opencl_real.clGetPipeInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2062,7 +2063,7 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
   if (!tracer_real)
     tracer_real = (opencl_clSetMemObjectDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorCallback", (void **)&opencl_real.clSetMemObjectDestructorCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2114,7 +2115,7 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
   if (!tracer_real)
     tracer_real = (opencl_clSVMAlloc_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAlloc", (void **)&opencl_real.clSVMAlloc);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2167,7 +2168,7 @@ void clSVMFree(cl_context context, void *svm_pointer) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFree", (void **)&opencl_real.clSVMFree);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2218,7 +2219,7 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSamplerWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSamplerWithProperties", (void **)&opencl_real.clCreateSamplerWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2259,7 +2260,7 @@ cl_int clRetainSampler(cl_sampler sampler) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSampler", (void **)&opencl_real.clRetainSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2308,7 +2309,7 @@ cl_int clReleaseSampler(cl_sampler sampler) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSampler", (void **)&opencl_real.clReleaseSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2358,7 +2359,7 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetSamplerInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSamplerInfo", (void **)&opencl_real.clGetSamplerInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2415,7 +2416,7 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithSource_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithSource", (void **)&opencl_real.clCreateProgramWithSource);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2462,7 +2463,7 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithBinary_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBinary", (void **)&opencl_real.clCreateProgramWithBinary);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2512,7 +2513,7 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithBuiltInKernels_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBuiltInKernels", (void **)&opencl_real.clCreateProgramWithBuiltInKernels);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2557,7 +2558,7 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithIL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithIL", (void **)&opencl_real.clCreateProgramWithIL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2599,7 +2600,7 @@ cl_int clRetainProgram(cl_program program) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainProgram", (void **)&opencl_real.clRetainProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2648,7 +2649,7 @@ cl_int clReleaseProgram(cl_program program) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseProgram", (void **)&opencl_real.clReleaseProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2698,7 +2699,7 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   if (!tracer_real)
     tracer_real = (opencl_clBuildProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clBuildProgram", (void **)&opencl_real.clBuildProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2757,7 +2758,7 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   if (!tracer_real)
     tracer_real = (opencl_clCompileProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCompileProgram", (void **)&opencl_real.clCompileProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2823,7 +2824,7 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   if (!tracer_real)
     tracer_real = (opencl_clLinkProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLinkProgram", (void **)&opencl_real.clLinkProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2875,7 +2876,7 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
   if (!tracer_real)
     tracer_real = (opencl_clSetProgramReleaseCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramReleaseCallback", (void **)&opencl_real.clSetProgramReleaseCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2928,7 +2929,7 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
   if (!tracer_real)
     tracer_real = (opencl_clSetProgramSpecializationConstant_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramSpecializationConstant", (void **)&opencl_real.clSetProgramSpecializationConstant);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2981,7 +2982,7 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
   if (!tracer_real)
     tracer_real = (opencl_clUnloadPlatformCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadPlatformCompiler", (void **)&opencl_real.clUnloadPlatformCompiler);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3031,7 +3032,7 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetProgramInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramInfo", (void **)&opencl_real.clGetProgramInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3089,7 +3090,7 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetProgramBuildInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramBuildInfo", (void **)&opencl_real.clGetProgramBuildInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3148,7 +3149,7 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
   if (!tracer_real)
     tracer_real = (opencl_clCreateKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernel", (void **)&opencl_real.clCreateKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3190,7 +3191,7 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
   if (!tracer_real)
     tracer_real = (opencl_clCreateKernelsInProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernelsInProgram", (void **)&opencl_real.clCreateKernelsInProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3243,7 +3244,7 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCloneKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCloneKernel", (void **)&opencl_real.clCloneKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3282,7 +3283,7 @@ cl_int clRetainKernel(cl_kernel kernel) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainKernel", (void **)&opencl_real.clRetainKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3331,7 +3332,7 @@ cl_int clReleaseKernel(cl_kernel kernel) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseKernel", (void **)&opencl_real.clReleaseKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3380,7 +3381,7 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArg_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArg", (void **)&opencl_real.clSetKernelArg);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3433,7 +3434,7 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgSVMPointer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointer", (void **)&opencl_real.clSetKernelArgSVMPointer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3486,7 +3487,7 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelExecInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfo", (void **)&opencl_real.clSetKernelExecInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3540,7 +3541,7 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelInfo", (void **)&opencl_real.clGetKernelInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3597,7 +3598,7 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelArgInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelArgInfo", (void **)&opencl_real.clGetKernelArgInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3658,7 +3659,7 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelWorkGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelWorkGroupInfo", (void **)&opencl_real.clGetKernelWorkGroupInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3720,7 +3721,7 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSubGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfo", (void **)&opencl_real.clGetKernelSubGroupInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3782,7 +3783,7 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   if (!tracer_real)
     tracer_real = (opencl_clWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clWaitForEvents", (void **)&opencl_real.clWaitForEvents);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3833,7 +3834,7 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
   if (!tracer_real)
     tracer_real = (opencl_clGetEventInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventInfo", (void **)&opencl_real.clGetEventInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3889,7 +3890,7 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateUserEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateUserEvent", (void **)&opencl_real.clCreateUserEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3928,7 +3929,7 @@ cl_int clRetainEvent(cl_event event) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainEvent", (void **)&opencl_real.clRetainEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3977,7 +3978,7 @@ cl_int clReleaseEvent(cl_event event) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseEvent", (void **)&opencl_real.clReleaseEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4026,7 +4027,7 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
   if (!tracer_real)
     tracer_real = (opencl_clSetUserEventStatus_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetUserEventStatus", (void **)&opencl_real.clSetUserEventStatus);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4077,7 +4078,7 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
   if (!tracer_real)
     tracer_real = (opencl_clSetEventCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetEventCallback", (void **)&opencl_real.clSetEventCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4132,7 +4133,7 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clGetEventProfilingInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventProfilingInfo", (void **)&opencl_real.clGetEventProfilingInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4188,7 +4189,7 @@ cl_int clFlush(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clFlush_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFlush", (void **)&opencl_real.clFlush);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4237,7 +4238,7 @@ cl_int clFinish(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clFinish_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinish", (void **)&opencl_real.clFinish);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4288,7 +4289,7 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBuffer", (void **)&opencl_real.clEnqueueReadBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4352,7 +4353,7 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBufferRect", (void **)&opencl_real.clEnqueueReadBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4423,7 +4424,7 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBuffer", (void **)&opencl_real.clEnqueueWriteBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4488,7 +4489,7 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBufferRect", (void **)&opencl_real.clEnqueueWriteBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4559,7 +4560,7 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueFillBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillBuffer", (void **)&opencl_real.clEnqueueFillBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4621,7 +4622,7 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBuffer", (void **)&opencl_real.clEnqueueCopyBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4685,7 +4686,7 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferRect", (void **)&opencl_real.clEnqueueCopyBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4754,7 +4755,7 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadImage", (void **)&opencl_real.clEnqueueReadImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4820,7 +4821,7 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteImage", (void **)&opencl_real.clEnqueueWriteImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4885,7 +4886,7 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueFillImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillImage", (void **)&opencl_real.clEnqueueFillImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4949,7 +4950,7 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImage", (void **)&opencl_real.clEnqueueCopyImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5011,7 +5012,7 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyImageToBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImageToBuffer", (void **)&opencl_real.clEnqueueCopyImageToBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5077,7 +5078,7 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBufferToImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferToImage", (void **)&opencl_real.clEnqueueCopyBufferToImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5143,7 +5144,7 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMapBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapBuffer", (void **)&opencl_real.clEnqueueMapBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5211,7 +5212,7 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMapImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapImage", (void **)&opencl_real.clEnqueueMapImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5271,7 +5272,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueUnmapMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueUnmapMemObject", (void **)&opencl_real.clEnqueueUnmapMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5329,7 +5330,7 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemObjects_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjects", (void **)&opencl_real.clEnqueueMigrateMemObjects);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5392,7 +5393,7 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueNDRangeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNDRangeKernel", (void **)&opencl_real.clEnqueueNDRangeKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5454,7 +5455,7 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueNativeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNativeKernel", (void **)&opencl_real.clEnqueueNativeKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5520,7 +5521,7 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMarkerWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarkerWithWaitList", (void **)&opencl_real.clEnqueueMarkerWithWaitList);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5575,7 +5576,7 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueBarrierWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrierWithWaitList", (void **)&opencl_real.clEnqueueBarrierWithWaitList);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5633,7 +5634,7 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFree", (void **)&opencl_real.clEnqueueSVMFree);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5697,7 +5698,7 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemcpy_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpy", (void **)&opencl_real.clEnqueueSVMMemcpy);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5756,7 +5757,7 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemFill_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFill", (void **)&opencl_real.clEnqueueSVMMemFill);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5815,7 +5816,7 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMap", (void **)&opencl_real.clEnqueueSVMMap);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5878,7 +5879,7 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMUnmap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmap", (void **)&opencl_real.clEnqueueSVMUnmap);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5937,7 +5938,7 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMigrateMem_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMigrateMem", (void **)&opencl_real.clEnqueueSVMMigrateMem);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5998,7 +5999,7 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
   if (!tracer_real)
     tracer_real = (opencl_clGetExtensionFunctionAddressForPlatform_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddressForPlatform", (void **)&opencl_real.clGetExtensionFunctionAddressForPlatform);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6050,7 +6051,7 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clSetCommandQueueProperty_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetCommandQueueProperty", (void **)&opencl_real.clSetCommandQueueProperty);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6105,7 +6106,7 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage2D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage2D", (void **)&opencl_real.clCreateImage2D);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6157,7 +6158,7 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage3D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage3D", (void **)&opencl_real.clCreateImage3D);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6210,7 +6211,7 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMarker_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarker", (void **)&opencl_real.clEnqueueMarker);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6261,7 +6262,7 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitForEvents", (void **)&opencl_real.clEnqueueWaitForEvents);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6313,7 +6314,7 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueBarrier_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrier", (void **)&opencl_real.clEnqueueBarrier);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6362,7 +6363,7 @@ cl_int clUnloadCompiler(void) {
   if (!tracer_real)
     tracer_real = (opencl_clUnloadCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadCompiler", (void **)&opencl_real.clUnloadCompiler);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6410,7 +6411,7 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
   if (!tracer_real)
     tracer_real = (opencl_clGetExtensionFunctionAddress_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddress", (void **)&opencl_real.clGetExtensionFunctionAddress);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6460,7 +6461,7 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueue", (void **)&opencl_real.clCreateCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6505,7 +6506,7 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSampler", (void **)&opencl_real.clCreateSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6551,7 +6552,7 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueTask_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueTask", (void **)&opencl_real.clEnqueueTask);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6605,7 +6606,7 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandBufferKHR", (void **)&opencl_real.clCreateCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6647,7 +6648,7 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clFinalizeCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinalizeCommandBufferKHR", (void **)&opencl_real.clFinalizeCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6696,7 +6697,7 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandBufferKHR", (void **)&opencl_real.clRetainCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6745,7 +6746,7 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandBufferKHR", (void **)&opencl_real.clReleaseCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6797,7 +6798,7 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCommandBufferKHR", (void **)&opencl_real.clEnqueueCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6861,7 +6862,7 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandBarrierWithWaitListKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandBarrierWithWaitListKHR", (void **)&opencl_real.clCommandBarrierWithWaitListKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6924,7 +6925,7 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferKHR", (void **)&opencl_real.clCommandCopyBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7002,7 +7003,7 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferRectKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferRectKHR", (void **)&opencl_real.clCommandCopyBufferRectKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7085,7 +7086,7 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferToImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferToImageKHR", (void **)&opencl_real.clCommandCopyBufferToImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7159,7 +7160,7 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageKHR", (void **)&opencl_real.clCommandCopyImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7235,7 +7236,7 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyImageToBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageToBufferKHR", (void **)&opencl_real.clCommandCopyImageToBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7308,7 +7309,7 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   if (!tracer_real)
     tracer_real = (opencl_clCommandFillBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillBufferKHR", (void **)&opencl_real.clCommandFillBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7381,7 +7382,7 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   if (!tracer_real)
     tracer_real = (opencl_clCommandFillImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillImageKHR", (void **)&opencl_real.clCommandFillImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7457,7 +7458,7 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandNDRangeKernelKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandNDRangeKernelKHR", (void **)&opencl_real.clCommandNDRangeKernelKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7531,7 +7532,7 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clGetCommandBufferInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandBufferInfoKHR", (void **)&opencl_real.clGetCommandBufferInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7589,7 +7590,7 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clUpdateMutableCommandsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUpdateMutableCommandsKHR", (void **)&opencl_real.clUpdateMutableCommandsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7641,7 +7642,7 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
   if (!tracer_real)
     tracer_real = (opencl_clGetMutableCommandInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMutableCommandInfoKHR", (void **)&opencl_real.clGetMutableCommandInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7698,7 +7699,7 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
   if (!tracer_real)
     tracer_real = (opencl_clSetMemObjectDestructorAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorAPPLE", (void **)&opencl_real.clSetMemObjectDestructorAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7751,7 +7752,7 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToSystemLogAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToSystemLogAPPLE", (void **)&opencl_real.clLogMessagesToSystemLogAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7803,7 +7804,7 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToStdoutAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStdoutAPPLE", (void **)&opencl_real.clLogMessagesToStdoutAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7855,7 +7856,7 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToStderrAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStderrAPPLE", (void **)&opencl_real.clLogMessagesToStderrAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7906,7 +7907,7 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
   if (!tracer_real)
     tracer_real = (opencl_clIcdGetPlatformIDsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clIcdGetPlatformIDsKHR", (void **)&opencl_real.clIcdGetPlatformIDsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7959,7 +7960,7 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithILKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithILKHR", (void **)&opencl_real.clCreateProgramWithILKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8001,7 +8002,7 @@ cl_int clTerminateContextKHR(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clTerminateContextKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clTerminateContextKHR", (void **)&opencl_real.clTerminateContextKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8052,7 +8053,7 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueueWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithPropertiesKHR", (void **)&opencl_real.clCreateCommandQueueWithPropertiesKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8094,7 +8095,7 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDeviceEXT", (void **)&opencl_real.clReleaseDeviceEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8143,7 +8144,7 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDeviceEXT", (void **)&opencl_real.clRetainDeviceEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8194,7 +8195,7 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubDevicesEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevicesEXT", (void **)&opencl_real.clCreateSubDevicesEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8252,7 +8253,7 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemObjectEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjectEXT", (void **)&opencl_real.clEnqueueMigrateMemObjectEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8315,7 +8316,7 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceImageInfoQCOM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceImageInfoQCOM", (void **)&opencl_real.clGetDeviceImageInfoQCOM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8379,7 +8380,7 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueAcquireGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireGrallocObjectsIMG", (void **)&opencl_real.clEnqueueAcquireGrallocObjectsIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8440,7 +8441,7 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReleaseGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseGrallocObjectsIMG", (void **)&opencl_real.clEnqueueReleaseGrallocObjectsIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8503,7 +8504,7 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueGenerateMipmapIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueGenerateMipmapIMG", (void **)&opencl_real.clEnqueueGenerateMipmapIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8570,7 +8571,7 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSubGroupInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfoKHR", (void **)&opencl_real.clGetKernelSubGroupInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8635,7 +8636,7 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSuggestedLocalWorkSizeKHR", (void **)&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8697,7 +8698,7 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueAcquireExternalMemObjectsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8759,7 +8760,7 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueReleaseExternalMemObjectsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8820,7 +8821,7 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
   if (!tracer_real)
     tracer_real = (opencl_clGetSemaphoreHandleForTypeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreHandleForTypeKHR", (void **)&opencl_real.clGetSemaphoreHandleForTypeKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8879,7 +8880,7 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSemaphoreWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSemaphoreWithPropertiesKHR", (void **)&opencl_real.clCreateSemaphoreWithPropertiesKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8924,7 +8925,7 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWaitSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitSemaphoresKHR", (void **)&opencl_real.clEnqueueWaitSemaphoresKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8988,7 +8989,7 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSignalSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSignalSemaphoresKHR", (void **)&opencl_real.clEnqueueSignalSemaphoresKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9050,7 +9051,7 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
   if (!tracer_real)
     tracer_real = (opencl_clGetSemaphoreInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreInfoKHR", (void **)&opencl_real.clGetSemaphoreInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9106,7 +9107,7 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSemaphoreKHR", (void **)&opencl_real.clReleaseSemaphoreKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9155,7 +9156,7 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSemaphoreKHR", (void **)&opencl_real.clRetainSemaphoreKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9206,7 +9207,7 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clImportMemoryARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clImportMemoryARM", (void **)&opencl_real.clImportMemoryARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9251,7 +9252,7 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
   if (!tracer_real)
     tracer_real = (opencl_clSVMAllocARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAllocARM", (void **)&opencl_real.clSVMAllocARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9304,7 +9305,7 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFreeARM", (void **)&opencl_real.clSVMFreeARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9357,7 +9358,7 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFreeARM", (void **)&opencl_real.clEnqueueSVMFreeARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9421,7 +9422,7 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemcpyARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpyARM", (void **)&opencl_real.clEnqueueSVMMemcpyARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9484,7 +9485,7 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemFillARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFillARM", (void **)&opencl_real.clEnqueueSVMMemFillARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9547,7 +9548,7 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMapARM", (void **)&opencl_real.clEnqueueSVMMapARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9610,7 +9611,7 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMUnmapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmapARM", (void **)&opencl_real.clEnqueueSVMUnmapARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9666,7 +9667,7 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgSVMPointerARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointerARM", (void **)&opencl_real.clSetKernelArgSVMPointerARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9719,7 +9720,7 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelExecInfoARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfoARM", (void **)&opencl_real.clSetKernelExecInfoARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9775,7 +9776,7 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateAcceleratorINTEL", (void **)&opencl_real.clCreateAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9821,7 +9822,7 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
   if (!tracer_real)
     tracer_real = (opencl_clGetAcceleratorInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetAcceleratorInfoINTEL", (void **)&opencl_real.clGetAcceleratorInfoINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9877,7 +9878,7 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainAcceleratorINTEL", (void **)&opencl_real.clRetainAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9926,7 +9927,7 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseAcceleratorINTEL", (void **)&opencl_real.clReleaseAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9976,7 +9977,7 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
   if (!tracer_real)
     tracer_real = (opencl_clHostMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clHostMemAllocINTEL", (void **)&opencl_real.clHostMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10022,7 +10023,7 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clDeviceMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clDeviceMemAllocINTEL", (void **)&opencl_real.clDeviceMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10069,7 +10070,7 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clSharedMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSharedMemAllocINTEL", (void **)&opencl_real.clSharedMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10114,7 +10115,7 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
   if (!tracer_real)
     tracer_real = (opencl_clMemFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemFreeINTEL", (void **)&opencl_real.clMemFreeINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10164,7 +10165,7 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
   if (!tracer_real)
     tracer_real = (opencl_clMemBlockingFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemBlockingFreeINTEL", (void **)&opencl_real.clMemBlockingFreeINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10216,7 +10217,7 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
   if (!tracer_real)
     tracer_real = (opencl_clGetMemAllocInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemAllocInfoINTEL", (void **)&opencl_real.clGetMemAllocInfoINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10275,7 +10276,7 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgMemPointerINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgMemPointerINTEL", (void **)&opencl_real.clSetKernelArgMemPointerINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10329,7 +10330,7 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemFillINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemFillINTEL", (void **)&opencl_real.clEnqueueMemFillINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10392,7 +10393,7 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemcpyINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemcpyINTEL", (void **)&opencl_real.clEnqueueMemcpyINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10455,7 +10456,7 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemAdviseINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemAdviseINTEL", (void **)&opencl_real.clEnqueueMemAdviseINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10517,7 +10518,7 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemINTEL", (void **)&opencl_real.clEnqueueMigrateMemINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10579,7 +10580,7 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemsetINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemsetINTEL", (void **)&opencl_real.clEnqueueMemsetINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10642,7 +10643,7 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateBufferWithPropertiesINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithPropertiesINTEL", (void **)&opencl_real.clCreateBufferWithPropertiesINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10692,7 +10693,7 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
   if (!tracer_real)
     tracer_real = (opencl_clGetImageRequirementsInfoEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageRequirementsInfoEXT", (void **)&opencl_real.clGetImageRequirementsInfoEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
