@@ -41,12 +41,17 @@ struct open_region {
   bool paused; /* the recording was paused when it opened */
   char name[REGION_NAME];
 };
-static __thread struct open_region regions[REGION_DEPTH];
+/* Allocated on a thread's first region: the runtime may be loaded by dlopen (with a
+ * collector), where static TLS has room for a few words only. Never freed: a thread's
+ * regions may outlive any destructor we could register. */
+static __thread struct open_region *regions;
 static __thread unsigned region_depth;
 
 void tracer_region_open(const char *backend, const char *name, uint64_t start) {
   (void)backend;
   unsigned d = region_depth++;
+  if (!regions && !(regions = calloc(REGION_DEPTH, sizeof *regions)))
+    return;
   if (d >= REGION_DEPTH)
     return;
   regions[d].start = start;
@@ -61,7 +66,7 @@ void tracer_region_close(const char *backend, uint64_t end) {
   if (region_depth == 0)
     return;
   unsigned d = --region_depth;
-  if (d >= REGION_DEPTH || regions[d].paused || tracer_recording_paused())
+  if (!regions || d >= REGION_DEPTH || regions[d].paused || tracer_recording_paused())
     return;
   lttng_ust_tracepoint(lttng_ust_tracer, region, tracer_pid(), tracer_tid(), backend,
                        regions[d].name, (uint16_t)d, regions[d].start, end);

@@ -45,6 +45,13 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
       info->device_queue = ctf_event_class_field_index(c, "queue");
       info->start = ctf_event_class_field_index(c, "start");
       info->device_end = ctf_event_class_field_index(c, "end");
+    } else if (strcmp(event, "region") == 0 || strcmp(event, "paused") == 0) {
+      /* backend, name, start and end sit where a device command's do. */
+      info->role = event[0] == 'r' ? EVENT_REGION : EVENT_PAUSED;
+      info->device_backend = ctf_event_class_field_index(c, "backend");
+      info->device_name = ctf_event_class_field_index(c, "name");
+      info->start = ctf_event_class_field_index(c, "start");
+      info->device_end = ctf_event_class_field_index(c, "end");
     } else if (strcmp(event, "unfinished") == 0) {
       info->role = EVENT_UNFINISHED;
       info->device_backend = ctf_event_class_field_index(c, "backend");

@@ -15,6 +15,8 @@ enum event_role {
   EVENT_CALL,           /* lttng_ust_<backend>:call (minimal mode) */
   EVENT_DEVICE_COMMAND, /* lttng_ust_tracer:device_command */
   EVENT_UNFINISHED,     /* lttng_ust_tracer:unfinished: a call that never returned */
+  EVENT_REGION,         /* lttng_ust_tracer:region: a named region that closed */
+  EVENT_PAUSED,         /* lttng_ust_tracer:paused: the recording was paused */
 };
 
 struct event_info {

@@ -205,6 +205,26 @@ static void on_unfinished(struct tally *t, const struct event_info *info,
   }
 }
 
+static void on_region(struct tally *t, const struct event_info *info,
+                      const struct ctf_event *ev) {
+  struct ctf_value backend, name;
+  int64_t start = 0, end = 0;
+  if (!field_int(ev, info->start, &start) || !field_int(ev, info->device_end, &end))
+    return;
+  if (info->role == EVENT_PAUSED) {
+    t->pauses++;
+    t->paused_ns += span_ns(ev, (uint64_t)start, (uint64_t)end);
+    return;
+  }
+  if (ctf_event_decode_field(ev, (size_t)info->device_backend, &backend, NULL) != CTF_OK ||
+      ctf_event_decode_field(ev, (size_t)info->device_name, &name, NULL) != CTF_OK ||
+      backend.kind != CTF_VALUE_STRING || name.kind != CTF_VALUE_STRING)
+    return;
+  regions_add(&t->regions, backend.u.string.chars, backend.u.string.length,
+              name.u.string.chars, name.u.string.length,
+              span_ns(ev, (uint64_t)start, (uint64_t)end));
+}
+
 static void set_error(struct tally *t, const char *message) {
   if (!t->error)
     t->error = strdup(message);
@@ -244,6 +264,8 @@ static void read_stream(struct worker *w, size_t stream) {
       on_device(t, w->map, info, ev, host);
     else if (info->role == EVENT_UNFINISHED)
       on_unfinished(t, info, ev);
+    else if (info->role == EVENT_REGION || info->role == EVENT_PAUSED)
+      on_region(t, info, ev);
     else if (info->role == EVENT_ENTRY)
       t->backends[info->backend].events++;
     if ((++count & 0xffff) == 0) {
@@ -290,6 +312,10 @@ static int merge_into(struct tally *into, struct tally *from) {
   }
   if (from->error)
     set_error(into, from->error);
+  into->pauses += from->pauses;
+  into->paused_ns += from->paused_ns;
+  if (regions_merge(&into->regions, &from->regions))
+    return -1;
   for (size_t i = 0; i < into->backend_count; i++) {
     struct tally_backend *a = &into->backends[i], *b = &from->backends[i];
     for (uint32_t f = 0; f < a->function_count; f++) {
@@ -450,6 +476,7 @@ void tally_free(struct tally *t) {
     free(t->hostnames[i]);
   free(t->hostnames);
   free(t->error);
+  regions_free(&t->regions);
   memset(t, 0, sizeof *t);
 }
 

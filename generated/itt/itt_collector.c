@@ -9,8 +9,9 @@
 #include "itt_tracepoints.h"
 #include "tracer_recording.h"
 
-/* The hooks' own calls into the API are not recorded (they raise the depth). */
-__thread unsigned itt_depth __attribute__((tls_model("initial-exec")));
+/* The hooks' own calls into the API are not recorded (they raise the depth). The default
+ * TLS model: a library loaded by dlopen has little static TLS to take from. */
+__thread unsigned itt_depth;
 
 /* __itt_pause: ittnotify.h */
 void __itt_pause(void) {
