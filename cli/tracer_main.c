@@ -95,7 +95,7 @@ static const char usage[] =
     "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: as many as fit\n"
     "                         in 128 MiB over all CPUs, from 4 to 16; here %llu)\n"
     "      --start-paused     record nothing until the app resumes the recording (an\n"
-    "                         API's own call for it, such as ITT's __itt_resume)\n"
+    "                         API's own call for it: a spec's trace.resume)\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
     "  -h, --help             show this help and exit\n"

@@ -9,6 +9,7 @@
 
 #include "util.h"
 #include "view_events.h"
+#include "view_callbacks.h"
 #include "view_recording.h"
 
 /* Arrays recorded in full mode are capped so a wrong length cannot flood the trace. */
@@ -575,7 +576,10 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   struct tree *functions = tree_set(root, "functions", tree_list());
   struct tree *skipped = tree_set(root, "skipped", tree_list());
   size_t index = 0;
-  const struct model_function **traced = xcalloc(m->functions.len + 1, sizeof *traced);
+  struct ptrvec callbacks = {0};
+  view_callbacks_select(m, s, &callbacks);
+  const struct model_function **traced =
+      xcalloc(m->functions.len + callbacks.len + 1, sizeof *traced);
   for (size_t i = 0; i < m->functions.len; i++) {
     const struct model_function *f = m->functions.items[i];
     if (matches(&s->trace.exclude, f->name) || f->variadic || !f->has_prototype) {
@@ -587,11 +591,22 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
       continue;
     }
     traced[index] = f;
-    tree_push(functions, build_function(&v, f, index++));
+    struct tree *fn = tree_push(functions, build_function(&v, f, index++));
+    view_callbacks_function(m, s, f, false, fn, d);
   }
+  for (size_t i = 0; i < callbacks.len; i++) {
+    traced[index] = callbacks.items[i];
+    struct tree *fn = tree_push(functions, build_function(&v, traced[index], index));
+    index++;
+    if (view_callbacks_function(m, s, callbacks.items[i], true, fn, d))
+      v.status = -1;
+  }
+  if (view_callbacks_rows(m, s, root, traced, index, d))
+    v.status = -1;
   if (view_events(m, s, root, traced, index, d))
     v.status = -1;
   free(traced);
+  view_callbacks_free(&callbacks);
   tree_set(root, "function_count", tree_stringf("%zu", index));
   check_patterns(&v, &s->trace.before, "trace.before");
   check_patterns(&v, &s->trace.after, "trace.after");

@@ -46,7 +46,7 @@ static int check_matched(const struct spec *s, const struct ptrvec *patterns, co
 int view_recording_root(const struct model *m, const struct spec *s, struct tree *root,
                         struct diag *d) {
   const struct spec_trace *t = &s->trace;
-  tree_set_string(root, "collector", s->collector ? s->collector : "");
+  tree_set_string(root, "collector", t->load_through ? t->load_through : "");
   struct tree *exports = tree_set(root, "exports", tree_list());
   for (size_t i = 0; i < t->exports.len; i++)
     tree_set_string(tree_push(exports, tree_map()), "name",

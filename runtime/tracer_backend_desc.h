@@ -83,6 +83,12 @@ struct tracer_function_desc {
   enum tracer_meaning meaning;
   const char *direction;   /* transfers: "h2d", "d2h", "d2d", ...; else NULL */
   const char *bytes_param; /* the param (an entry event field) holding the bytes; or NULL */
+  /* Calls tallied in one row per value of a param (the spec's trace.rows): the exit
+   * event's field holding it, the names of its values, and the row of the first value
+   * (rows follow the functions, named FUNCTION:VALUE). NULL, NULL, 0 otherwise. */
+  const char *row_field;
+  const struct tracer_names *row_names;
+  uint32_t row_first;
 };
 
 struct tracer_backend_desc {

@@ -30,6 +30,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->tid = ctf_event_class_field_index(c, "tid");
   info->device_backend = info->device_kind = info->device_name = -1;
   info->device_bytes = info->device_queue = info->device_end = -1;
+  info->row = -1;
   const char *colon = strchr(c->name, ':');
   if (!colon)
     return;
@@ -97,6 +98,8 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
     case TRACER_STATUS_FIELD: info->status = ctf_event_class_field_index(c, "status"); break;
     case TRACER_STATUS_NONE: break;
     }
+    if (desc->functions[info->function].row_field)
+      info->row = ctf_event_class_field_index(c, desc->functions[info->function].row_field);
   }
 }
 

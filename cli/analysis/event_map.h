@@ -30,6 +30,7 @@ struct event_info {
   int record;   /* minimal mode's call event: its one array field, see event_map_call() */
   int start, status, function_field;
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
+  int row; /* exit events of a function tallied per value of a param: that field */
 };
 
 struct event_map {

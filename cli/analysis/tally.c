@@ -148,6 +148,16 @@ static void on_call(struct tally *t, const struct event_map *map, const struct e
   }
   if (function < 0 || (uint64_t)function >= b->function_count)
     return;
+  int64_t value;
+  if (info->row >= 0 && field_int(ev, info->row, &value)) {
+    /* Tallied per value of a param: the value's row (trace.rows of the spec). */
+    const struct tracer_function_desc *fd = &info->desc->functions[function];
+    for (uint32_t k = 0; fd->row_names && k < fd->row_names->count; k++)
+      if (fd->row_names->values[k].value == value && fd->row_first + k < b->function_count) {
+        function = fd->row_first + k;
+        break;
+      }
+  }
   uint64_t ns = span_ns(ev, (uint64_t)start, ev->timestamp);
   /* Packed statuses keep 32 bits: compare them as such. */
   bool error = has_status && (info->role == EVENT_CALL ? (int32_t)status != (int32_t)info->desc->success

@@ -6,7 +6,7 @@
 
 #include "units.h"
 
-enum { NAME_MAX_WIDTH = 48 };
+enum { NAME_MAX_WIDTH = 56 }; /* fits most FUNCTION:VALUE rows (a spec's trace.rows) */
 
 static bool backend_used(const struct tally_backend *b) {
   for (uint32_t i = 0; i < b->function_count; i++)
