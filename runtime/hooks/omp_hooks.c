@@ -10,6 +10,7 @@
  * kinds we trace (ours call them after recording) and passes the others on.
  */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,14 @@ static void omp_tool_finalize(ompt_data_t *tool_data) {
     omp_next_tool->finalize(&omp_next_tool->tool_data);
 }
 
+/* Whether address is in this library. Not by comparing with ompt_start_tool: that name,
+ * exported, may be bound to another tool's definition even here. */
+static bool omp_is_ours(void *address) {
+  Dl_info ours, theirs;
+  return dladdr((void *)omp_tool_initialize, &ours) && dladdr(address, &theirs) &&
+         ours.dli_fbase == theirs.dli_fbase;
+}
+
 /* The tool the runtime would have started without us. */
 static ompt_start_tool_result_t *omp_find_next_tool(unsigned int omp_version,
                                                     const char *runtime_version) {
@@ -80,7 +89,7 @@ static ompt_start_tool_result_t *omp_find_next_tool(unsigned int omp_version,
     void *library = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
     omp_start_tool_fn *start =
         library ? (omp_start_tool_fn *)dlsym(library, "ompt_start_tool") : NULL;
-    if (start && (void *)start != (void *)ompt_start_tool)
+    if (start && !omp_is_ours((void *)start))
       found = start(omp_version, runtime_version);
   }
   free(list);
@@ -98,7 +107,7 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *
 __attribute__((constructor)) static void omp_check_app_tool(void) {
   void *first = dlsym(RTLD_DEFAULT, "ompt_start_tool");
   Dl_info info;
-  if (!first || first == (void *)ompt_start_tool || !dladdr(first, &info) ||
+  if (!first || omp_is_ours(first) || !dladdr(first, &info) ||
       (info.dli_fname && strstr(info.dli_fname, "libomp")))
     return;
   char message[512];
