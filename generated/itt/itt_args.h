@@ -900,6 +900,7 @@ struct itt___itt_counter_create_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* CLOCK_MONOTONIC ns just before the real call */
 };
+void itt_hook___itt_counter_create_after(struct itt___itt_counter_create_args *args);
 
 /* __itt_counter __itt_counter_create_typed(const char *name, const char *domain, __itt_metadata_type type) */
 typedef __typeof__(__itt_counter_create_typed) itt___itt_counter_create_typed_fn;
@@ -911,6 +912,7 @@ struct itt___itt_counter_create_typed_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* CLOCK_MONOTONIC ns just before the real call */
 };
+void itt_hook___itt_counter_create_typed_after(struct itt___itt_counter_create_typed_args *args);
 
 /* __itt_counter __itt_counter_create_v3(const __itt_domain *domain, const char *name, __itt_metadata_type type) */
 typedef __typeof__(__itt_counter_create_v3) itt___itt_counter_create_v3_fn;
@@ -922,6 +924,7 @@ struct itt___itt_counter_create_v3_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* CLOCK_MONOTONIC ns just before the real call */
 };
+void itt_hook___itt_counter_create_v3_after(struct itt___itt_counter_create_v3_args *args);
 
 /* void __itt_counter_inc(__itt_counter id) */
 typedef __typeof__(__itt_counter_inc) itt___itt_counter_inc_fn;

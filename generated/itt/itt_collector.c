@@ -2061,6 +2061,7 @@ __itt_counter __itt_counter_create(const char *name, const char *domain) {
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_entry, &tracer_args);
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_entry_full, &tracer_args);
   }
+  itt_hook___itt_counter_create_after(&tracer_args);
   if (tracer_recorded) {
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_exit, &tracer_args);
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_exit_full, &tracer_args);
@@ -2085,6 +2086,7 @@ __itt_counter __itt_counter_create_typed(const char *name, const char *domain,
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed_entry, &tracer_args);
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed_entry_full, &tracer_args);
   }
+  itt_hook___itt_counter_create_typed_after(&tracer_args);
   if (tracer_recorded) {
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed_exit, &tracer_args);
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_typed_exit_full, &tracer_args);
@@ -2109,6 +2111,7 @@ __itt_counter __itt_counter_create_v3(const __itt_domain *domain, const char *na
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3_entry, &tracer_args);
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3_entry_full, &tracer_args);
   }
+  itt_hook___itt_counter_create_v3_after(&tracer_args);
   if (tracer_recorded) {
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3_exit, &tracer_args);
     lttng_ust_tracepoint(lttng_ust_itt, __itt_counter_create_v3_exit_full, &tracer_args);

@@ -1,8 +1,8 @@
 /* itt hooks: what an ITT collector must give back itself. Domains and string handles are
  * interned (one object per name, never freed: the app keeps pointers to them for its
  * whole life), and a domain is created enabled, since the app's ITT macros skip every
- * call on a domain whose flags are 0. Everything else is generated
- * (generated/itt/itt_collector.c).
+ * call on a domain whose flags are 0; counters get a handle of their own. Everything
+ * else is generated (generated/itt/itt_collector.c).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -47,6 +47,24 @@ void itt_hook___itt_string_handle_create_after(struct itt___itt_string_handle_cr
   }
   pthread_mutex_unlock(&itt_lock);
   args->tracer_result = s && s->strA ? s : NULL;
+}
+
+/* Counters: a distinct handle per counter created, which the app passes back to the
+ * counter calls (recorded with it). Only its address matters. */
+static __itt_counter itt_new_counter(void) {
+  return (__itt_counter)calloc(1, 1);
+}
+
+void itt_hook___itt_counter_create_after(struct itt___itt_counter_create_args *args) {
+  args->tracer_result = itt_new_counter();
+}
+
+void itt_hook___itt_counter_create_typed_after(struct itt___itt_counter_create_typed_args *args) {
+  args->tracer_result = itt_new_counter();
+}
+
+void itt_hook___itt_counter_create_v3_after(struct itt___itt_counter_create_v3_args *args) {
+  args->tracer_result = itt_new_counter();
 }
 
 void itt_hook___itt_get_timestamp_after(struct itt___itt_get_timestamp_args *args) {
