@@ -1,6 +1,7 @@
 /* view_callbacks: see view_callbacks.h. */
 #include "view_callbacks.h"
 
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,10 +85,20 @@ int view_callbacks_function(const struct model *m, const struct spec *s,
   /* The callback type is a pointer to the function type. */
   tree_set(fn, "typeof_expr", tree_stringf("*(%s%s)0", f->name, callback_suffix));
   const struct model_enum_constant *id = constant_named(m, f->name, NULL);
-  if (!id)
-    return diag_error_at(d, s->path, s->trace.loc.line, s->trace.loc.column,
-                         "Cannot register callback=%s%s: no constant named %s gives its id",
-                         f->name, callback_suffix, f->name);
+  if (!id) {
+    char *type = xasprintf("%s%s", f->name, callback_suffix);
+    struct spec_loc at = s->trace.loc;
+    for (size_t i = s->trace.callbacks.len; i-- > 0;) {
+      const struct spec_pattern *p = s->trace.callbacks.items[i];
+      if (fnmatch(p->glob, type, 0) == 0)
+        at = p->loc;
+    }
+    int rc = diag_error_at(d, s->path, at.line, at.column,
+                           "Cannot register callback=%s: no constant named %s gives its id", type,
+                           f->name);
+    free(type);
+    return rc;
+  }
   struct tree *callback = tree_set(fn, "callback", tree_map());
   tree_set_string(callback, "id", id->name);
   const struct model_param *endpoint = param_of(f, s->trace.scope_endpoint);
