@@ -27,7 +27,8 @@ void view_callbacks_select(const struct model *m, const struct spec *s, struct p
     struct strbuf proto;
     strbuf_init(&proto);
     const char *result = fp->result->spelling;
-    strbuf_addf(&proto, "%s%s%s_on_%s(", result,
+    /* The tool's own function is static: only the table of callbacks names it. */
+    strbuf_addf(&proto, "static %s%s%s_on_%s(", result,
                 result[strlen(result) - 1] == '*' ? "" : " ", m->backend, f->name);
     for (size_t k = 0; k < fp->params.len; k++) {
       const struct model_param *p = fp->params.items[k];

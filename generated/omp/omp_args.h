@@ -19,7 +19,7 @@
  * raises it first, so its calls go straight to the library, untraced. */
 extern __thread unsigned omp_depth;
 
-/* void omp_on_ompt_callback_device_initialize(int device_num, const char *type, ompt_device_t *device, ompt_function_lookup_t lookup, const char *documentation) */
+/* static void omp_on_ompt_callback_device_initialize(int device_num, const char *type, ompt_device_t *device, ompt_function_lookup_t lookup, const char *documentation) */
 typedef __typeof__(*(ompt_callback_device_initialize_t)0) omp_ompt_callback_device_initialize_fn;
 struct omp_ompt_callback_device_initialize_args {
   int device_num;
@@ -31,7 +31,7 @@ struct omp_ompt_callback_device_initialize_args {
   uint64_t tracer_start;  /* CLOCK_MONOTONIC ns just before the real call */
 };
 
-/* void omp_on_ompt_callback_device_finalize(int device_num) */
+/* static void omp_on_ompt_callback_device_finalize(int device_num) */
 typedef __typeof__(*(ompt_callback_device_finalize_t)0) omp_ompt_callback_device_finalize_fn;
 struct omp_ompt_callback_device_finalize_args {
   int device_num;
@@ -39,7 +39,7 @@ struct omp_ompt_callback_device_finalize_args {
   uint64_t tracer_start;  /* CLOCK_MONOTONIC ns just before the real call */
 };
 
-/* void omp_on_ompt_callback_device_load(int device_num, const char *filename, int64_t offset_in_file, void *vma_in_file, size_t bytes, void *host_addr, void *device_addr, uint64_t module_id) */
+/* static void omp_on_ompt_callback_device_load(int device_num, const char *filename, int64_t offset_in_file, void *vma_in_file, size_t bytes, void *host_addr, void *device_addr, uint64_t module_id) */
 typedef __typeof__(*(ompt_callback_device_load_t)0) omp_ompt_callback_device_load_fn;
 struct omp_ompt_callback_device_load_args {
   int device_num;
@@ -54,7 +54,7 @@ struct omp_ompt_callback_device_load_args {
   uint64_t tracer_start;  /* CLOCK_MONOTONIC ns just before the real call */
 };
 
-/* void omp_on_ompt_callback_device_unload(int device_num, uint64_t module_id) */
+/* static void omp_on_ompt_callback_device_unload(int device_num, uint64_t module_id) */
 typedef __typeof__(*(ompt_callback_device_unload_t)0) omp_ompt_callback_device_unload_fn;
 struct omp_ompt_callback_device_unload_args {
   int device_num;
@@ -63,7 +63,7 @@ struct omp_ompt_callback_device_unload_args {
   uint64_t tracer_start;  /* CLOCK_MONOTONIC ns just before the real call */
 };
 
-/* void omp_on_ompt_callback_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_task_data, ompt_data_t *target_data, ompt_id_t *host_op_id, ompt_target_data_op_t optype, void *src_addr, int src_device_num, void *dest_addr, int dest_device_num, size_t bytes, const void *codeptr_ra) */
+/* static void omp_on_ompt_callback_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_task_data, ompt_data_t *target_data, ompt_id_t *host_op_id, ompt_target_data_op_t optype, void *src_addr, int src_device_num, void *dest_addr, int dest_device_num, size_t bytes, const void *codeptr_ra) */
 typedef __typeof__(*(ompt_callback_target_data_op_emi_t)0) omp_ompt_callback_target_data_op_emi_fn;
 struct omp_ompt_callback_target_data_op_emi_args {
   ompt_scope_endpoint_t endpoint;
@@ -82,7 +82,7 @@ struct omp_ompt_callback_target_data_op_emi_args {
 };
 void omp_hook_ompt_callback_target_data_op_emi_after(struct omp_ompt_callback_target_data_op_emi_args *args);
 
-/* void omp_on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num, ompt_data_t *task_data, ompt_data_t *target_task_data, ompt_data_t *target_data, const void *codeptr_ra) */
+/* static void omp_on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num, ompt_data_t *task_data, ompt_data_t *target_task_data, ompt_data_t *target_data, const void *codeptr_ra) */
 typedef __typeof__(*(ompt_callback_target_emi_t)0) omp_ompt_callback_target_emi_fn;
 struct omp_ompt_callback_target_emi_args {
   ompt_target_t kind;
@@ -97,7 +97,7 @@ struct omp_ompt_callback_target_emi_args {
 };
 void omp_hook_ompt_callback_target_emi_after(struct omp_ompt_callback_target_emi_args *args);
 
-/* void omp_on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data, ompt_id_t *host_op_id, unsigned int requested_num_teams) */
+/* static void omp_on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data, ompt_id_t *host_op_id, unsigned int requested_num_teams) */
 typedef __typeof__(*(ompt_callback_target_submit_emi_t)0) omp_ompt_callback_target_submit_emi_fn;
 struct omp_ompt_callback_target_submit_emi_args {
   ompt_scope_endpoint_t endpoint;

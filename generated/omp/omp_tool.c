@@ -27,22 +27,25 @@ static struct {
 } omp_next;
 
 /* ompt_callback_device_initialize: omp-tools.h */
-static void omp_on_ompt_callback_device_initialize(int device_num, const char *type, ompt_device_t *device,
-                                            ompt_function_lookup_t lookup,
-                                            const char *documentation) {
+static void omp_on_ompt_callback_device_initialize(int device_num, const char *type,
+                                                   ompt_device_t *device,
+                                                   ompt_function_lookup_t lookup,
+                                                   const char *documentation) {
   struct omp_ompt_callback_device_initialize_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.device_num = device_num;
   tracer_args.type = type;
   tracer_args.device = device;
   tracer_args.lookup = lookup;
   tracer_args.documentation = documentation;
+  /* Called once for what it describes: both events now. */
+  bool tracer_writes_entry = true, tracer_writes_exit = true;
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    {
+    if (tracer_writes_entry) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize_entry, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize_entry_full, &tracer_args);
     }
-    {
+    if (tracer_writes_exit) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize_exit, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_initialize_exit_full, &tracer_args);
       lttng_ust_tracepoint(
@@ -51,21 +54,24 @@ static void omp_on_ompt_callback_device_initialize(int device_num, const char *t
     }
     omp_depth--;
   }
-  if (omp_next.ompt_callback_device_initialize)
-    omp_next.ompt_callback_device_initialize(device_num, type, device, lookup, documentation);
+  omp_ompt_callback_device_initialize_fn *tracer_real = omp_next.ompt_callback_device_initialize;
+  if (tracer_real)
+    tracer_real(device_num, type, device, lookup, documentation);
 }
 
 /* ompt_callback_device_finalize: omp-tools.h */
 static void omp_on_ompt_callback_device_finalize(int device_num) {
   struct omp_ompt_callback_device_finalize_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.device_num = device_num;
+  /* Called once for what it describes: both events now. */
+  bool tracer_writes_entry = true, tracer_writes_exit = true;
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    {
+    if (tracer_writes_entry) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize_entry, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize_entry_full, &tracer_args);
     }
-    {
+    if (tracer_writes_exit) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize_exit, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_finalize_exit_full, &tracer_args);
       lttng_ust_tracepoint(
@@ -74,14 +80,16 @@ static void omp_on_ompt_callback_device_finalize(int device_num) {
     }
     omp_depth--;
   }
-  if (omp_next.ompt_callback_device_finalize)
-    omp_next.ompt_callback_device_finalize(device_num);
+  omp_ompt_callback_device_finalize_fn *tracer_real = omp_next.ompt_callback_device_finalize;
+  if (tracer_real)
+    tracer_real(device_num);
 }
 
 /* ompt_callback_device_load: omp-tools.h */
-static void omp_on_ompt_callback_device_load(int device_num, const char *filename, int64_t offset_in_file,
-                                      void *vma_in_file, size_t bytes, void *host_addr,
-                                      void *device_addr, uint64_t module_id) {
+static void omp_on_ompt_callback_device_load(int device_num, const char *filename,
+                                             int64_t offset_in_file, void *vma_in_file,
+                                             size_t bytes, void *host_addr, void *device_addr,
+                                             uint64_t module_id) {
   struct omp_ompt_callback_device_load_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.device_num = device_num;
   tracer_args.filename = filename;
@@ -91,13 +99,15 @@ static void omp_on_ompt_callback_device_load(int device_num, const char *filenam
   tracer_args.host_addr = host_addr;
   tracer_args.device_addr = device_addr;
   tracer_args.module_id = module_id;
+  /* Called once for what it describes: both events now. */
+  bool tracer_writes_entry = true, tracer_writes_exit = true;
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    {
+    if (tracer_writes_entry) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load_entry, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load_entry_full, &tracer_args);
     }
-    {
+    if (tracer_writes_exit) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load_exit, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_load_exit_full, &tracer_args);
       lttng_ust_tracepoint(
@@ -106,8 +116,10 @@ static void omp_on_ompt_callback_device_load(int device_num, const char *filenam
     }
     omp_depth--;
   }
-  if (omp_next.ompt_callback_device_load)
-    omp_next.ompt_callback_device_load(device_num, filename, offset_in_file, vma_in_file, bytes, host_addr, device_addr, module_id);
+  omp_ompt_callback_device_load_fn *tracer_real = omp_next.ompt_callback_device_load;
+  if (tracer_real)
+    tracer_real(device_num, filename, offset_in_file, vma_in_file, bytes, host_addr, device_addr,
+                module_id);
 }
 
 /* ompt_callback_device_unload: omp-tools.h */
@@ -115,13 +127,15 @@ static void omp_on_ompt_callback_device_unload(int device_num, uint64_t module_i
   struct omp_ompt_callback_device_unload_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.device_num = device_num;
   tracer_args.module_id = module_id;
+  /* Called once for what it describes: both events now. */
+  bool tracer_writes_entry = true, tracer_writes_exit = true;
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    {
+    if (tracer_writes_entry) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload_entry, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload_entry_full, &tracer_args);
     }
-    {
+    if (tracer_writes_exit) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload_exit, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_device_unload_exit_full, &tracer_args);
       lttng_ust_tracepoint(
@@ -130,18 +144,19 @@ static void omp_on_ompt_callback_device_unload(int device_num, uint64_t module_i
     }
     omp_depth--;
   }
-  if (omp_next.ompt_callback_device_unload)
-    omp_next.ompt_callback_device_unload(device_num, module_id);
+  omp_ompt_callback_device_unload_fn *tracer_real = omp_next.ompt_callback_device_unload;
+  if (tracer_real)
+    tracer_real(device_num, module_id);
 }
 
 /* ompt_callback_target_data_op_emi: omp-tools.h */
 static void omp_on_ompt_callback_target_data_op_emi(ompt_scope_endpoint_t endpoint,
-                                             ompt_data_t *target_task_data,
-                                             ompt_data_t *target_data, ompt_id_t *host_op_id,
-                                             ompt_target_data_op_t optype, void *src_addr,
-                                             int src_device_num, void *dest_addr,
-                                             int dest_device_num, size_t bytes,
-                                             const void *codeptr_ra) {
+                                                    ompt_data_t *target_task_data,
+                                                    ompt_data_t *target_data, ompt_id_t *host_op_id,
+                                                    ompt_target_data_op_t optype, void *src_addr,
+                                                    int src_device_num, void *dest_addr,
+                                                    int dest_device_num, size_t bytes,
+                                                    const void *codeptr_ra) {
   struct omp_ompt_callback_target_data_op_emi_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.endpoint = endpoint;
   tracer_args.target_task_data = target_task_data;
@@ -155,21 +170,20 @@ static void omp_on_ompt_callback_target_data_op_emi(ompt_scope_endpoint_t endpoi
   tracer_args.bytes = bytes;
   tracer_args.codeptr_ra = codeptr_ra;
   /* Called at both ends of what it describes: recorded once, at the end, from the begin. */
-  bool tracer_begins = tracer_args.endpoint == ompt_scope_begin;
-  if (tracer_begins)
+  bool tracer_writes_entry = tracer_args.endpoint == ompt_scope_begin;
+  bool tracer_writes_exit = !tracer_writes_entry;
+  if (tracer_writes_entry)
     tracer_scope_begin(4, tracer_args.tracer_start);
   else
     tracer_args.tracer_start = tracer_scope_end(4, tracer_args.tracer_start);
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    if (tracer_begins)
-    {
+    if (tracer_writes_entry) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi_entry, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi_entry_full, &tracer_args);
     }
     omp_hook_ompt_callback_target_data_op_emi_after(&tracer_args);
-    if (!tracer_begins)
-    {
+    if (tracer_writes_exit) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi_exit, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_data_op_emi_exit_full, &tracer_args);
       lttng_ust_tracepoint(
@@ -178,15 +192,17 @@ static void omp_on_ompt_callback_target_data_op_emi(ompt_scope_endpoint_t endpoi
     }
     omp_depth--;
   }
-  if (omp_next.ompt_callback_target_data_op_emi)
-    omp_next.ompt_callback_target_data_op_emi(endpoint, target_task_data, target_data, host_op_id, optype, src_addr, src_device_num, dest_addr, dest_device_num, bytes, codeptr_ra);
+  omp_ompt_callback_target_data_op_emi_fn *tracer_real = omp_next.ompt_callback_target_data_op_emi;
+  if (tracer_real)
+    tracer_real(endpoint, target_task_data, target_data, host_op_id, optype, src_addr,
+                src_device_num, dest_addr, dest_device_num, bytes, codeptr_ra);
 }
 
 /* ompt_callback_target_emi: omp-tools.h */
 static void omp_on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint,
-                                     int device_num, ompt_data_t *task_data,
-                                     ompt_data_t *target_task_data, ompt_data_t *target_data,
-                                     const void *codeptr_ra) {
+                                            int device_num, ompt_data_t *task_data,
+                                            ompt_data_t *target_task_data, ompt_data_t *target_data,
+                                            const void *codeptr_ra) {
   struct omp_ompt_callback_target_emi_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.kind = kind;
   tracer_args.endpoint = endpoint;
@@ -196,21 +212,20 @@ static void omp_on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpo
   tracer_args.target_data = target_data;
   tracer_args.codeptr_ra = codeptr_ra;
   /* Called at both ends of what it describes: recorded once, at the end, from the begin. */
-  bool tracer_begins = tracer_args.endpoint == ompt_scope_begin;
-  if (tracer_begins)
+  bool tracer_writes_entry = tracer_args.endpoint == ompt_scope_begin;
+  bool tracer_writes_exit = !tracer_writes_entry;
+  if (tracer_writes_entry)
     tracer_scope_begin(5, tracer_args.tracer_start);
   else
     tracer_args.tracer_start = tracer_scope_end(5, tracer_args.tracer_start);
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    if (tracer_begins)
-    {
+    if (tracer_writes_entry) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi_entry, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi_entry_full, &tracer_args);
     }
     omp_hook_ompt_callback_target_emi_after(&tracer_args);
-    if (!tracer_begins)
-    {
+    if (tracer_writes_exit) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi_exit, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_emi_exit_full, &tracer_args);
       lttng_ust_tracepoint(
@@ -219,35 +234,35 @@ static void omp_on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpo
     }
     omp_depth--;
   }
-  if (omp_next.ompt_callback_target_emi)
-    omp_next.ompt_callback_target_emi(kind, endpoint, device_num, task_data, target_task_data, target_data, codeptr_ra);
+  omp_ompt_callback_target_emi_fn *tracer_real = omp_next.ompt_callback_target_emi;
+  if (tracer_real)
+    tracer_real(kind, endpoint, device_num, task_data, target_task_data, target_data, codeptr_ra);
 }
 
 /* ompt_callback_target_submit_emi: omp-tools.h */
 static void omp_on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoint,
-                                            ompt_data_t *target_data, ompt_id_t *host_op_id,
-                                            unsigned int requested_num_teams) {
+                                                   ompt_data_t *target_data, ompt_id_t *host_op_id,
+                                                   unsigned int requested_num_teams) {
   struct omp_ompt_callback_target_submit_emi_args tracer_args = {.tracer_start = tracer_now()};
   tracer_args.endpoint = endpoint;
   tracer_args.target_data = target_data;
   tracer_args.host_op_id = host_op_id;
   tracer_args.requested_num_teams = requested_num_teams;
   /* Called at both ends of what it describes: recorded once, at the end, from the begin. */
-  bool tracer_begins = tracer_args.endpoint == ompt_scope_begin;
-  if (tracer_begins)
+  bool tracer_writes_entry = tracer_args.endpoint == ompt_scope_begin;
+  bool tracer_writes_exit = !tracer_writes_entry;
+  if (tracer_writes_entry)
     tracer_scope_begin(6, tracer_args.tracer_start);
   else
     tracer_args.tracer_start = tracer_scope_end(6, tracer_args.tracer_start);
   if (!omp_depth && !tracer_recording_paused()) {
     omp_depth++;
-    if (tracer_begins)
-    {
+    if (tracer_writes_entry) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi_entry, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi_entry_full, &tracer_args);
     }
     omp_hook_ompt_callback_target_submit_emi_after(&tracer_args);
-    if (!tracer_begins)
-    {
+    if (tracer_writes_exit) {
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi_exit, &tracer_args);
       lttng_ust_tracepoint(lttng_ust_omp, ompt_callback_target_submit_emi_exit_full, &tracer_args);
       lttng_ust_tracepoint(
@@ -256,26 +271,40 @@ static void omp_on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoin
     }
     omp_depth--;
   }
-  if (omp_next.ompt_callback_target_submit_emi)
-    omp_next.ompt_callback_target_submit_emi(endpoint, target_data, host_op_id, requested_num_teams);
+  omp_ompt_callback_target_submit_emi_fn *tracer_real = omp_next.ompt_callback_target_submit_emi;
+  if (tracer_real)
+    tracer_real(endpoint, target_data, host_op_id, requested_num_teams);
 }
 
 /* Every callback with the id it is registered under. */
 const struct tracer_callback omp_callbacks[] = {
-    { ompt_callback_device_initialize, "ompt_callback_device_initialize", (tracer_callback_fn *)omp_on_ompt_callback_device_initialize,
-     (tracer_callback_fn **)&omp_next.ompt_callback_device_initialize},
-    { ompt_callback_device_finalize, "ompt_callback_device_finalize", (tracer_callback_fn *)omp_on_ompt_callback_device_finalize,
-     (tracer_callback_fn **)&omp_next.ompt_callback_device_finalize},
-    { ompt_callback_device_load, "ompt_callback_device_load", (tracer_callback_fn *)omp_on_ompt_callback_device_load,
-     (tracer_callback_fn **)&omp_next.ompt_callback_device_load},
-    { ompt_callback_device_unload, "ompt_callback_device_unload", (tracer_callback_fn *)omp_on_ompt_callback_device_unload,
-     (tracer_callback_fn **)&omp_next.ompt_callback_device_unload},
-    { ompt_callback_target_data_op_emi, "ompt_callback_target_data_op_emi", (tracer_callback_fn *)omp_on_ompt_callback_target_data_op_emi,
-     (tracer_callback_fn **)&omp_next.ompt_callback_target_data_op_emi},
-    { ompt_callback_target_emi, "ompt_callback_target_emi", (tracer_callback_fn *)omp_on_ompt_callback_target_emi,
-     (tracer_callback_fn **)&omp_next.ompt_callback_target_emi},
-    { ompt_callback_target_submit_emi, "ompt_callback_target_submit_emi", (tracer_callback_fn *)omp_on_ompt_callback_target_submit_emi,
-     (tracer_callback_fn **)&omp_next.ompt_callback_target_submit_emi},
+    {.id = ompt_callback_device_initialize,
+     .name = "ompt_callback_device_initialize",
+     .fn = (tracer_callback_fn *)omp_on_ompt_callback_device_initialize,
+     .next = (tracer_callback_fn **)&omp_next.ompt_callback_device_initialize},
+    {.id = ompt_callback_device_finalize,
+     .name = "ompt_callback_device_finalize",
+     .fn = (tracer_callback_fn *)omp_on_ompt_callback_device_finalize,
+     .next = (tracer_callback_fn **)&omp_next.ompt_callback_device_finalize},
+    {.id = ompt_callback_device_load,
+     .name = "ompt_callback_device_load",
+     .fn = (tracer_callback_fn *)omp_on_ompt_callback_device_load,
+     .next = (tracer_callback_fn **)&omp_next.ompt_callback_device_load},
+    {.id = ompt_callback_device_unload,
+     .name = "ompt_callback_device_unload",
+     .fn = (tracer_callback_fn *)omp_on_ompt_callback_device_unload,
+     .next = (tracer_callback_fn **)&omp_next.ompt_callback_device_unload},
+    {.id = ompt_callback_target_data_op_emi,
+     .name = "ompt_callback_target_data_op_emi",
+     .fn = (tracer_callback_fn *)omp_on_ompt_callback_target_data_op_emi,
+     .next = (tracer_callback_fn **)&omp_next.ompt_callback_target_data_op_emi},
+    {.id = ompt_callback_target_emi,
+     .name = "ompt_callback_target_emi",
+     .fn = (tracer_callback_fn *)omp_on_ompt_callback_target_emi,
+     .next = (tracer_callback_fn **)&omp_next.ompt_callback_target_emi},
+    {.id = ompt_callback_target_submit_emi,
+     .name = "ompt_callback_target_submit_emi",
+     .fn = (tracer_callback_fn *)omp_on_ompt_callback_target_submit_emi,
+     .next = (tracer_callback_fn **)&omp_next.ompt_callback_target_submit_emi},
 };
-const unsigned omp_callback_count =
-    sizeof omp_callbacks / sizeof omp_callbacks[0];
+const unsigned omp_callback_count = sizeof omp_callbacks / sizeof omp_callbacks[0];
