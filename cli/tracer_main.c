@@ -50,6 +50,7 @@ struct options {
   bool text, json, replay, blocking, quiet;
   bool monotonic_clock; /* --clock monotonic */
   bool check;           /* --check or `tracer doctor` */
+  bool start_paused;    /* --start-paused */
   enum mode mode;
   const char *output;       /* -o */
   const char *trace_output; /* --trace-output */
@@ -100,6 +101,8 @@ static const char usage[] =
     "                         optional k, M or G suffix (default: 2M)\n"
     "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: as many as fit\n"
     "                         in 128 MiB over all CPUs, from 4 to 16; here %llu)\n"
+    "      --start-paused     record nothing until the app resumes the recording (an\n"
+    "                         API's own call for it: a spec's trace.resume)\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
     "      --check            run no app: say whether a trace would work here (LTTng,\n"
@@ -402,6 +405,34 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
   return 0;
 }
 
+/* Backends whose library the API's own library loads (a collector or tool) are not
+ * preloaded: their library goes into that API's environment variable instead, and out of
+ * libs. Returns the NAME=PATH entries, NULL-terminated. */
+static char **collector_environment(const struct options *o, char **names, char **libs,
+                                    size_t n) {
+  char **env = calloc(n + 1, sizeof *env);
+  size_t k = 0, kept = 0;
+  for (size_t i = 0; env && i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    if (!b || !b->collector || !*b->collector) {
+      libs[kept++] = libs[i];
+      continue;
+    }
+    const char *users = getenv(b->collector);
+    if (users && *users)
+      say(o, "%s=%s is replaced by the tracer's own library for the %s backend", b->collector,
+          users, b->name);
+    if (asprintf(&env[k], "%s=%s", b->collector, libs[i]) < 0)
+      env[k] = NULL;
+    else
+      k++;
+    free(libs[i]);
+  }
+  for (size_t i = kept; env && i < n; i++)
+    libs[i] = NULL;
+  return env;
+}
+
 /* The clock plugin a daemon this job starts gets: the tracer's TSC clock
  * (runtime/tracer_clock_plugin.c, which keeps LTTng's monotonic clock where the TSC is
  * not the kernel's clocksource), unless --clock monotonic, or the user's own
@@ -459,7 +490,7 @@ static int run(const struct options *o) {
   size_t env_count = 0;
   while (session_env && session_env[env_count])
     env_count++;
-  const char **app_env = calloc(env_count + 3, sizeof *app_env);
+  const char **app_env = calloc(env_count + n + 4, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
@@ -472,6 +503,11 @@ static int run(const struct options *o) {
                     tracing_cost_cached("monotonic", &cost);
   if (app_env && !calibrated)
     app_env[env_count++] = "TRACER_CALIBRATE=1";
+  char **collectors = collector_environment(o, names, libs, n);
+  for (size_t i = 0; app_env && collectors && collectors[i]; i++)
+    app_env[env_count++] = collectors[i];
+  if (app_env && o->start_paused)
+    app_env[env_count++] = "TRACER_START_PAUSED=1";
   struct launch_request req = {
       .argv = (const char *const *)o->app,
       .preload_libraries = (const char *const *)libs,
@@ -509,6 +545,7 @@ static int run(const struct options *o) {
   clock_gettime(CLOCK_MONOTONIC, &app_end);
   fork_listener_stop(forks);
   free(app_env);
+  free_strings(collectors);
   struct session_end_report report = {0};
   if (session_end(session, &report, &serr) != SESSION_OK)
     error("%s", serr.message);
@@ -582,7 +619,8 @@ int main(int argc, char **argv) {
     OPT_BUFFER_SIZE,
     OPT_BUFFER_COUNT,
     OPT_CLOCK,
-    OPT_CHECK
+    OPT_CHECK,
+    OPT_START_PAUSED
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -597,6 +635,7 @@ int main(int argc, char **argv) {
       {"clock", required_argument, NULL, OPT_CLOCK},
       {"check", no_argument, NULL, OPT_CHECK},
       {"threads", required_argument, NULL, OPT_THREADS},
+      {"start-paused", no_argument, NULL, OPT_START_PAUSED},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
       {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
       {"quiet", no_argument, NULL, 'q'},
@@ -634,6 +673,7 @@ int main(int argc, char **argv) {
         o.replay_dir = argv[optind++];
       break;
     case OPT_BLOCKING: o.blocking = true; break;
+    case OPT_START_PAUSED: o.start_paused = true; break;
     case OPT_CLOCK:
       if (strcmp(optarg, "monotonic") != 0 && strcmp(optarg, "tsc") != 0) {
         error("Unknown clock: %s (use tsc or monotonic)", optarg);

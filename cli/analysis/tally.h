@@ -17,6 +17,7 @@
 #include "ctf.h"
 #include "event_map.h"
 #include "id_set.h"
+#include "regions.h"
 
 struct tally_stat {
   uint64_t calls, errors;
@@ -64,6 +65,8 @@ struct tally {
   char **hostnames;         /* by host index; owned */
   size_t host_count;
   char *error;              /* first stream error, or NULL; the rest of the trace was read */
+  struct regions regions;   /* named regions of every backend */
+  uint64_t pauses, paused_ns; /* times the recording was paused, and for how long in all */
 };
 
 /* Tallies every stream of trace with up to `threads` threads (0: one per core). With

@@ -6,6 +6,7 @@
  */
 #include "hip_args.h"
 #include "hip_tracepoints.h"
+#include "tracer_recording.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -798,7 +799,7 @@ struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
   if (!tracer_real)
     tracer_real = (hip_hipCreateChannelDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCreateChannelDesc", (void **)&hip_real.hipCreateChannelDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -843,6 +844,7 @@ struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
                                           tracer_args.w, tracer_args.f);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -863,7 +865,7 @@ hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpy
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy_spt", (void **)&hip_real.hipMemcpy_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -906,6 +908,7 @@ hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpy
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -927,7 +930,7 @@ hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t siz
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbol_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbol_spt", (void **)&hip_real.hipMemcpyToSymbol_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -973,6 +976,7 @@ hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t siz
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
@@ -994,7 +998,7 @@ hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeByt
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbol_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbol_spt", (void **)&hip_real.hipMemcpyFromSymbol_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1040,6 +1044,7 @@ hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeByt
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -1061,7 +1066,7 @@ hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spi
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2D_spt", (void **)&hip_real.hipMemcpy2D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1111,6 +1116,7 @@ hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spi
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -1132,7 +1138,7 @@ hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset,
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArray_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArray_spt", (void **)&hip_real.hipMemcpy2DToArray_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1184,6 +1190,7 @@ hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset,
                                           tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -1205,7 +1212,7 @@ hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t s
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArray_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArray_spt", (void **)&hip_real.hipMemcpy2DFromArray_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1257,6 +1264,7 @@ hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t s
                                           tracer_args.width, tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
@@ -1277,7 +1285,7 @@ hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3D_spt", (void **)&hip_real.hipMemcpy3D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1313,6 +1321,7 @@ hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -1333,7 +1342,7 @@ hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset_spt", (void **)&hip_real.hipMemset_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1373,6 +1382,7 @@ hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.value, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -1393,7 +1403,7 @@ hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, siz
   if (!tracer_real)
     tracer_real = (hip_hipMemset2D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2D_spt", (void **)&hip_real.hipMemset2D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1438,6 +1448,7 @@ hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, siz
                                           tracer_args.width, tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1458,7 +1469,7 @@ hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent ext
   if (!tracer_real)
     tracer_real = (hip_hipMemset3D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3D_spt", (void **)&hip_real.hipMemset3D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1497,6 +1508,7 @@ hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent ext
                                           tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1518,7 +1530,7 @@ hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipM
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAsync_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAsync_spt", (void **)&hip_real.hipMemcpyAsync_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1563,6 +1575,7 @@ hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipM
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -1583,7 +1596,7 @@ hipError_t hipStreamQuery_spt(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamQuery_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamQuery_spt", (void **)&hip_real.hipStreamQuery_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1619,6 +1632,7 @@ hipError_t hipStreamQuery_spt(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -1639,7 +1653,7 @@ hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamSynchronize_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamSynchronize_spt", (void **)&hip_real.hipStreamSynchronize_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1675,6 +1689,7 @@ hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -1695,7 +1710,7 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetPriority_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetPriority_spt", (void **)&hip_real.hipStreamGetPriority_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1733,6 +1748,7 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -1754,7 +1770,7 @@ hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitEvent_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitEvent_spt", (void **)&hip_real.hipStreamWaitEvent_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1794,6 +1810,7 @@ hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -1814,7 +1831,7 @@ hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetFlags_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetFlags_spt", (void **)&hip_real.hipStreamGetFlags_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1852,6 +1869,7 @@ hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -1875,7 +1893,7 @@ hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 bloc
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernel_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernel_spt", (void **)&hip_real.hipLaunchCooperativeKernel_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1921,6 +1939,7 @@ hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 bloc
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -1943,7 +1962,7 @@ hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim
   if (!tracer_real)
     tracer_real = (hip_hipLaunchKernel_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchKernel_spt", (void **)&hip_real.hipLaunchKernel_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -1990,6 +2009,7 @@ hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim
                                           tracer_args.sharedMemBytes, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -2011,7 +2031,7 @@ hipError_t hipInit(unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipInit_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipInit", (void **)&hip_real.hipInit);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2047,6 +2067,7 @@ hipError_t hipInit(unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -2067,7 +2088,7 @@ hipError_t hipDriverGetVersion(int *driverVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipDriverGetVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDriverGetVersion", (void **)&hip_real.hipDriverGetVersion);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2103,6 +2124,7 @@ hipError_t hipDriverGetVersion(int *driverVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.driverVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -2124,7 +2146,7 @@ hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipRuntimeGetVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRuntimeGetVersion", (void **)&hip_real.hipRuntimeGetVersion);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2160,6 +2182,7 @@ hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.runtimeVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -2181,7 +2204,7 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGet_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGet", (void **)&hip_real.hipDeviceGet);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2219,6 +2242,7 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.ordinal);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -2240,7 +2264,7 @@ hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device
   if (!tracer_real)
     tracer_real = (hip_hipDeviceComputeCapability_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceComputeCapability", (void **)&hip_real.hipDeviceComputeCapability);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2280,6 +2304,7 @@ hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device
   tracer_args.tracer_result = tracer_real(tracer_args.major, tracer_args.minor, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -2302,7 +2327,7 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetName", (void **)&hip_real.hipDeviceGetName);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2342,6 +2367,7 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.len, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -2363,7 +2389,7 @@ hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetUuid_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetUuid", (void **)&hip_real.hipDeviceGetUuid);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2401,6 +2427,7 @@ hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.uuid, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -2421,7 +2448,7 @@ hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDe
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetP2PAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetP2PAttribute", (void **)&hip_real.hipDeviceGetP2PAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2464,6 +2491,7 @@ hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDe
                                           tracer_args.srcDevice, tracer_args.dstDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2485,7 +2513,7 @@ hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetPCIBusId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetPCIBusId", (void **)&hip_real.hipDeviceGetPCIBusId);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2525,6 +2553,7 @@ hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.pciBusId, tracer_args.len, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2546,7 +2575,7 @@ hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetByPCIBusId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetByPCIBusId", (void **)&hip_real.hipDeviceGetByPCIBusId);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2584,6 +2613,7 @@ hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.pciBusId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
@@ -2605,7 +2635,7 @@ hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceTotalMem_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceTotalMem", (void **)&hip_real.hipDeviceTotalMem);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2643,6 +2673,7 @@ hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.bytes, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
@@ -2664,7 +2695,7 @@ hipError_t hipDeviceSynchronize(void) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSynchronize", (void **)&hip_real.hipDeviceSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2698,6 +2729,7 @@ hipError_t hipDeviceSynchronize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
@@ -2718,7 +2750,7 @@ hipError_t hipDeviceReset(void) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceReset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceReset", (void **)&hip_real.hipDeviceReset);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2752,6 +2784,7 @@ hipError_t hipDeviceReset(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
@@ -2772,7 +2805,7 @@ hipError_t hipSetDevice(int deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipSetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetDevice", (void **)&hip_real.hipSetDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2808,6 +2841,7 @@ hipError_t hipSetDevice(int deviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -2828,7 +2862,7 @@ hipError_t hipGetDevice(int *deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDevice", (void **)&hip_real.hipGetDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2864,6 +2898,7 @@ hipError_t hipGetDevice(int *deviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -2885,7 +2920,7 @@ hipError_t hipGetDeviceCount(int *count) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceCount_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceCount", (void **)&hip_real.hipGetDeviceCount);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2921,6 +2956,7 @@ hipError_t hipGetDeviceCount(int *count) {
   tracer_args.tracer_result = tracer_real(tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -2942,7 +2978,7 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceI
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetAttribute", (void **)&hip_real.hipDeviceGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -2982,6 +3018,7 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceI
   tracer_args.tracer_result = tracer_real(tracer_args.pi, tracer_args.attr, tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -3003,7 +3040,7 @@ hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetDefaultMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetDefaultMemPool", (void **)&hip_real.hipDeviceGetDefaultMemPool);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3041,6 +3078,7 @@ hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -3062,7 +3100,7 @@ hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetMemPool", (void **)&hip_real.hipDeviceSetMemPool);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3100,6 +3138,7 @@ hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.mem_pool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
@@ -3120,7 +3159,7 @@ hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetMemPool", (void **)&hip_real.hipDeviceGetMemPool);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3158,6 +3197,7 @@ hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -3179,7 +3219,7 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceProperties_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceProperties", (void **)&hip_real.hipGetDeviceProperties);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3217,6 +3257,7 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.prop, tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
@@ -3237,7 +3278,7 @@ hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetCacheConfig", (void **)&hip_real.hipDeviceSetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3273,6 +3314,7 @@ hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
@@ -3293,7 +3335,7 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetCacheConfig", (void **)&hip_real.hipDeviceGetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3329,6 +3371,7 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
@@ -3349,7 +3392,7 @@ hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetLimit_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetLimit", (void **)&hip_real.hipDeviceGetLimit);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3387,6 +3430,7 @@ hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
   tracer_args.tracer_result = tracer_real(tracer_args.pValue, tracer_args.limit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
@@ -3408,7 +3452,7 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetSharedMemConfig", (void **)&hip_real.hipDeviceGetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3444,6 +3488,7 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -3465,7 +3510,7 @@ hipError_t hipGetDeviceFlags(unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceFlags", (void **)&hip_real.hipGetDeviceFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3501,6 +3546,7 @@ hipError_t hipGetDeviceFlags(unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -3522,7 +3568,7 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetSharedMemConfig", (void **)&hip_real.hipDeviceSetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3558,6 +3604,7 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
   tracer_args.tracer_result = tracer_real(tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -3578,7 +3625,7 @@ hipError_t hipSetDeviceFlags(unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipSetDeviceFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetDeviceFlags", (void **)&hip_real.hipSetDeviceFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3614,6 +3661,7 @@ hipError_t hipSetDeviceFlags(unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -3634,7 +3682,7 @@ hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
   if (!tracer_real)
     tracer_real = (hip_hipChooseDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipChooseDevice", (void **)&hip_real.hipChooseDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3672,6 +3720,7 @@ hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.prop);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -3693,7 +3742,7 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
   if (!tracer_real)
     tracer_real = (hip_hipExtGetLinkTypeAndHopCount_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtGetLinkTypeAndHopCount", (void **)&hip_real.hipExtGetLinkTypeAndHopCount);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3736,6 +3785,7 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
                                           tracer_args.linktype, tracer_args.hopcount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -3758,7 +3808,7 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcGetMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcGetMemHandle", (void **)&hip_real.hipIpcGetMemHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3796,6 +3846,7 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.devPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -3816,7 +3867,7 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
   if (!tracer_real)
     tracer_real = (hip_hipIpcOpenMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcOpenMemHandle", (void **)&hip_real.hipIpcOpenMemHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3855,6 +3906,7 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.handle, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -3876,7 +3928,7 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcCloseMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcCloseMemHandle", (void **)&hip_real.hipIpcCloseMemHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3912,6 +3964,7 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -3932,7 +3985,7 @@ hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcGetEventHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcGetEventHandle", (void **)&hip_real.hipIpcGetEventHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -3970,6 +4023,7 @@ hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -3990,7 +4044,7 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) 
   if (!tracer_real)
     tracer_real = (hip_hipIpcOpenEventHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcOpenEventHandle", (void **)&hip_real.hipIpcOpenEventHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4027,6 +4081,7 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) 
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -4048,7 +4103,7 @@ hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int valu
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetAttribute", (void **)&hip_real.hipFuncSetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4088,6 +4143,7 @@ hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int valu
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -4108,7 +4164,7 @@ hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetCacheConfig", (void **)&hip_real.hipFuncSetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4146,6 +4202,7 @@ hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -4166,7 +4223,7 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetSharedMemConfig", (void **)&hip_real.hipFuncSetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4204,6 +4261,7 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -4224,7 +4282,7 @@ hipError_t hipGetLastError(void) {
   if (!tracer_real)
     tracer_real = (hip_hipGetLastError_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetLastError", (void **)&hip_real.hipGetLastError);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4258,6 +4316,7 @@ hipError_t hipGetLastError(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -4278,7 +4337,7 @@ hipError_t hipPeekAtLastError(void) {
   if (!tracer_real)
     tracer_real = (hip_hipPeekAtLastError_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPeekAtLastError", (void **)&hip_real.hipPeekAtLastError);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4312,6 +4371,7 @@ hipError_t hipPeekAtLastError(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -4332,7 +4392,7 @@ const char *hipGetErrorName(hipError_t hip_error) {
   if (!tracer_real)
     tracer_real = (hip_hipGetErrorName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetErrorName", (void **)&hip_real.hipGetErrorName);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4368,6 +4428,7 @@ const char *hipGetErrorName(hipError_t hip_error) {
   tracer_args.tracer_result = tracer_real(tracer_args.hip_error);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
@@ -4389,7 +4450,7 @@ const char *hipGetErrorString(hipError_t hipError) {
   if (!tracer_real)
     tracer_real = (hip_hipGetErrorString_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetErrorString", (void **)&hip_real.hipGetErrorString);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4425,6 +4486,7 @@ const char *hipGetErrorString(hipError_t hipError) {
   tracer_args.tracer_result = tracer_real(tracer_args.hipError);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
@@ -4446,7 +4508,7 @@ hipError_t hipStreamCreate(hipStream_t *stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreate", (void **)&hip_real.hipStreamCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4482,6 +4544,7 @@ hipError_t hipStreamCreate(hipStream_t *stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -4503,7 +4566,7 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreateWithFlags", (void **)&hip_real.hipStreamCreateWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4541,6 +4604,7 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -4562,7 +4626,7 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, 
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreateWithPriority_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreateWithPriority", (void **)&hip_real.hipStreamCreateWithPriority);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4603,6 +4667,7 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, 
                                           tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -4624,7 +4689,7 @@ hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPrio
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetStreamPriorityRange_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetStreamPriorityRange", (void **)&hip_real.hipDeviceGetStreamPriorityRange);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4662,6 +4727,7 @@ hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPrio
   tracer_args.tracer_result = tracer_real(tracer_args.leastPriority, tracer_args.greatestPriority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -4684,7 +4750,7 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamDestroy", (void **)&hip_real.hipStreamDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4720,6 +4786,7 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -4740,7 +4807,7 @@ hipError_t hipStreamQuery(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamQuery_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamQuery", (void **)&hip_real.hipStreamQuery);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4776,6 +4843,7 @@ hipError_t hipStreamQuery(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -4796,7 +4864,7 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamSynchronize", (void **)&hip_real.hipStreamSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4832,6 +4900,7 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
@@ -4852,7 +4921,7 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitEvent", (void **)&hip_real.hipStreamWaitEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4892,6 +4961,7 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -4912,7 +4982,7 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetFlags", (void **)&hip_real.hipStreamGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -4950,6 +5020,7 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -4971,7 +5042,7 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetPriority_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetPriority", (void **)&hip_real.hipStreamGetPriority);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5009,6 +5080,7 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -5031,7 +5103,7 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize
   if (!tracer_real)
     tracer_real = (hip_hipExtStreamCreateWithCUMask_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtStreamCreateWithCUMask", (void **)&hip_real.hipExtStreamCreateWithCUMask);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5072,6 +5144,7 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize
                                           tracer_args.cuMask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -5093,7 +5166,7 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
   if (!tracer_real)
     tracer_real = (hip_hipExtStreamGetCUMask_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtStreamGetCUMask", (void **)&hip_real.hipExtStreamGetCUMask);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5134,6 +5207,7 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
                                           tracer_args.cuMask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -5156,7 +5230,7 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
   if (!tracer_real)
     tracer_real = (hip_hipStreamAddCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamAddCallback", (void **)&hip_real.hipStreamAddCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5199,6 +5273,7 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
                                           tracer_args.userData, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
@@ -5220,7 +5295,7 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitValue32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitValue32", (void **)&hip_real.hipStreamWaitValue32);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5265,6 +5340,7 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
                                           tracer_args.flags, tracer_args.mask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
@@ -5286,7 +5362,7 @@ hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, u
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitValue64_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitValue64", (void **)&hip_real.hipStreamWaitValue64);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5331,6 +5407,7 @@ hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, u
                                           tracer_args.flags, tracer_args.mask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
@@ -5351,7 +5428,7 @@ hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, 
   if (!tracer_real)
     tracer_real = (hip_hipStreamWriteValue32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWriteValue32", (void **)&hip_real.hipStreamWriteValue32);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5394,6 +5471,7 @@ hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
@@ -5414,7 +5492,7 @@ hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, 
   if (!tracer_real)
     tracer_real = (hip_hipStreamWriteValue64_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWriteValue64", (void **)&hip_real.hipStreamWriteValue64);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5457,6 +5535,7 @@ hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
@@ -5477,7 +5556,7 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipEventCreateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventCreateWithFlags", (void **)&hip_real.hipEventCreateWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5515,6 +5594,7 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
@@ -5536,7 +5616,7 @@ hipError_t hipEventCreate(hipEvent_t *event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventCreate", (void **)&hip_real.hipEventCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5572,6 +5652,7 @@ hipError_t hipEventCreate(hipEvent_t *event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
@@ -5593,7 +5674,7 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipEventRecord_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventRecord", (void **)&hip_real.hipEventRecord);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5631,6 +5712,7 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
@@ -5651,7 +5733,7 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventDestroy", (void **)&hip_real.hipEventDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5687,6 +5769,7 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
@@ -5707,7 +5790,7 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventSynchronize", (void **)&hip_real.hipEventSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5743,6 +5826,7 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
@@ -5763,7 +5847,7 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
   if (!tracer_real)
     tracer_real = (hip_hipEventElapsedTime_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventElapsedTime", (void **)&hip_real.hipEventElapsedTime);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5803,6 +5887,7 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
   tracer_args.tracer_result = tracer_real(tracer_args.ms, tracer_args.start, tracer_args.stop);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
@@ -5824,7 +5909,7 @@ hipError_t hipEventQuery(hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventQuery_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventQuery", (void **)&hip_real.hipEventQuery);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5860,6 +5945,7 @@ hipError_t hipEventQuery(hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -5880,7 +5966,7 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
   if (!tracer_real)
     tracer_real = (hip_hipPointerGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPointerGetAttributes", (void **)&hip_real.hipPointerGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5918,6 +6004,7 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
   tracer_args.tracer_result = tracer_real(tracer_args.attributes, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
@@ -5938,7 +6025,7 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
   if (!tracer_real)
     tracer_real = (hip_hipPointerGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPointerGetAttribute", (void **)&hip_real.hipPointerGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -5978,6 +6065,7 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
   tracer_args.tracer_result = tracer_real(tracer_args.data, tracer_args.attribute, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -5999,7 +6087,7 @@ hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_att
   if (!tracer_real)
     tracer_real = (hip_hipDrvPointerGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvPointerGetAttributes", (void **)&hip_real.hipDrvPointerGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6042,6 +6130,7 @@ hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_att
                                           tracer_args.data, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -6064,7 +6153,7 @@ hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
   if (!tracer_real)
     tracer_real = (hip_hipImportExternalSemaphore_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipImportExternalSemaphore", (void **)&hip_real.hipImportExternalSemaphore);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6102,6 +6191,7 @@ hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
   tracer_args.tracer_result = tracer_real(tracer_args.extSem_out, tracer_args.semHandleDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
@@ -6125,7 +6215,7 @@ hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSem
   if (!tracer_real)
     tracer_real = (hip_hipSignalExternalSemaphoresAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSignalExternalSemaphoresAsync", (void **)&hip_real.hipSignalExternalSemaphoresAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6168,6 +6258,7 @@ hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSem
                                           tracer_args.numExtSems, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -6190,7 +6281,7 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
   if (!tracer_real)
     tracer_real = (hip_hipWaitExternalSemaphoresAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipWaitExternalSemaphoresAsync", (void **)&hip_real.hipWaitExternalSemaphoresAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6233,6 +6324,7 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
                                           tracer_args.numExtSems, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
@@ -6253,7 +6345,7 @@ hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyExternalSemaphore_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyExternalSemaphore", (void **)&hip_real.hipDestroyExternalSemaphore);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6289,6 +6381,7 @@ hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
   tracer_args.tracer_result = tracer_real(tracer_args.extSem);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
@@ -6310,7 +6403,7 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
   if (!tracer_real)
     tracer_real = (hip_hipImportExternalMemory_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipImportExternalMemory", (void **)&hip_real.hipImportExternalMemory);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6348,6 +6441,7 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
   tracer_args.tracer_result = tracer_real(tracer_args.extMem_out, tracer_args.memHandleDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
@@ -6370,7 +6464,7 @@ hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t e
   if (!tracer_real)
     tracer_real = (hip_hipExternalMemoryGetMappedBuffer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExternalMemoryGetMappedBuffer", (void **)&hip_real.hipExternalMemoryGetMappedBuffer);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6411,6 +6505,7 @@ hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t e
                                           tracer_args.bufferDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -6432,7 +6527,7 @@ hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyExternalMemory_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyExternalMemory", (void **)&hip_real.hipDestroyExternalMemory);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6468,6 +6563,7 @@ hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
   tracer_args.tracer_result = tracer_real(tracer_args.extMem);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -6488,7 +6584,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMalloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc", (void **)&hip_real.hipMalloc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6526,6 +6622,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -6547,7 +6644,7 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
   if (!tracer_real)
     tracer_real = (hip_hipExtMallocWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtMallocWithFlags", (void **)&hip_real.hipExtMallocWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6587,6 +6684,7 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.sizeBytes, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -6608,7 +6706,7 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocHost", (void **)&hip_real.hipMallocHost);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6646,6 +6744,7 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
@@ -6667,7 +6766,7 @@ hipError_t hipMemAllocHost(void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAllocHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAllocHost", (void **)&hip_real.hipMemAllocHost);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6705,6 +6804,7 @@ hipError_t hipMemAllocHost(void **ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
@@ -6726,7 +6826,7 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipHostMalloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostMalloc", (void **)&hip_real.hipHostMalloc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6766,6 +6866,7 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -6787,7 +6888,7 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocManaged_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocManaged", (void **)&hip_real.hipMallocManaged);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6827,6 +6928,7 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -6848,7 +6950,7 @@ hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hi
   if (!tracer_real)
     tracer_real = (hip_hipMemPrefetchAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPrefetchAsync", (void **)&hip_real.hipMemPrefetchAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6891,6 +6993,7 @@ hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hi
                                           tracer_args.device, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -6911,7 +7014,7 @@ hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advic
   if (!tracer_real)
     tracer_real = (hip_hipMemAdvise_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAdvise", (void **)&hip_real.hipMemAdvise);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -6954,6 +7057,7 @@ hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advic
                                           tracer_args.advice, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -6975,7 +7079,7 @@ hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttr
   if (!tracer_real)
     tracer_real = (hip_hipMemRangeGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRangeGetAttribute", (void **)&hip_real.hipMemRangeGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7021,6 +7125,7 @@ hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttr
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -7043,7 +7148,7 @@ hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
   if (!tracer_real)
     tracer_real = (hip_hipMemRangeGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRangeGetAttributes", (void **)&hip_real.hipMemRangeGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7091,6 +7196,7 @@ hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
                                           tracer_args.dev_ptr, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
@@ -7113,7 +7219,7 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
   if (!tracer_real)
     tracer_real = (hip_hipStreamAttachMemAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamAttachMemAsync", (void **)&hip_real.hipStreamAttachMemAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7156,6 +7262,7 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
                                           tracer_args.length, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
@@ -7176,7 +7283,7 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocAsync", (void **)&hip_real.hipMallocAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7216,6 +7323,7 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.size, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
@@ -7237,7 +7345,7 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeAsync", (void **)&hip_real.hipFreeAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7275,6 +7383,7 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -7295,7 +7404,7 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolTrimTo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolTrimTo", (void **)&hip_real.hipMemPoolTrimTo);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7333,6 +7442,7 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.min_bytes_to_hold);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -7353,7 +7463,7 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolSetAttribute", (void **)&hip_real.hipMemPoolSetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7393,6 +7503,7 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
@@ -7413,7 +7524,7 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolGetAttribute", (void **)&hip_real.hipMemPoolGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7453,6 +7564,7 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
@@ -7474,7 +7586,7 @@ hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *de
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolSetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolSetAccess", (void **)&hip_real.hipMemPoolSetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7515,6 +7627,7 @@ hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *de
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
@@ -7536,7 +7649,7 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolGetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolGetAccess", (void **)&hip_real.hipMemPoolGetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7577,6 +7690,7 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
                                           tracer_args.location);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
@@ -7598,7 +7712,7 @@ hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolCreate", (void **)&hip_real.hipMemPoolCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7636,6 +7750,7 @@ hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.pool_props);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
@@ -7657,7 +7772,7 @@ hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolDestroy", (void **)&hip_real.hipMemPoolDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7693,6 +7808,7 @@ hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -7714,7 +7830,7 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
   if (!tracer_real)
     tracer_real = (hip_hipMallocFromPoolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocFromPoolAsync", (void **)&hip_real.hipMallocFromPoolAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7757,6 +7873,7 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
                                           tracer_args.mem_pool, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -7780,7 +7897,7 @@ hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t m
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolExportToShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolExportToShareableHandle", (void **)&hip_real.hipMemPoolExportToShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7823,6 +7940,7 @@ hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t m
                                           tracer_args.handle_type, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -7845,7 +7963,7 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *sha
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolImportFromShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolImportFromShareableHandle", (void **)&hip_real.hipMemPoolImportFromShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7888,6 +8006,7 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *sha
                                           tracer_args.handle_type, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -7909,7 +8028,7 @@ hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *d
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolExportPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolExportPointer", (void **)&hip_real.hipMemPoolExportPointer);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -7947,6 +8066,7 @@ hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *d
   tracer_args.tracer_result = tracer_real(tracer_args.export_data, tracer_args.dev_ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -7968,7 +8088,7 @@ hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolImportPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolImportPointer", (void **)&hip_real.hipMemPoolImportPointer);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8009,6 +8129,7 @@ hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
                                           tracer_args.export_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -8030,7 +8151,7 @@ hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipHostAlloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostAlloc", (void **)&hip_real.hipHostAlloc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8070,6 +8191,7 @@ hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -8091,7 +8213,7 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
   if (!tracer_real)
     tracer_real = (hip_hipHostGetDevicePointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostGetDevicePointer", (void **)&hip_real.hipHostGetDevicePointer);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8131,6 +8253,7 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.hstPtr, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -8152,7 +8275,7 @@ hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostGetFlags", (void **)&hip_real.hipHostGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8190,6 +8313,7 @@ hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.flagsPtr, tracer_args.hostPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -8211,7 +8335,7 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) 
   if (!tracer_real)
     tracer_real = (hip_hipHostRegister_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostRegister", (void **)&hip_real.hipHostRegister);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8252,6 +8376,7 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
@@ -8272,7 +8397,7 @@ hipError_t hipHostUnregister(void *hostPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostUnregister_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostUnregister", (void **)&hip_real.hipHostUnregister);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8308,6 +8433,7 @@ hipError_t hipHostUnregister(void *hostPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.hostPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
@@ -8328,7 +8454,7 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
   if (!tracer_real)
     tracer_real = (hip_hipMallocPitch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocPitch", (void **)&hip_real.hipMallocPitch);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8371,6 +8497,7 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
                                           tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
@@ -8394,7 +8521,7 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
   if (!tracer_real)
     tracer_real = (hip_hipMemAllocPitch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAllocPitch", (void **)&hip_real.hipMemAllocPitch);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8440,6 +8567,7 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
                                           tracer_args.elementSizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
@@ -8462,7 +8590,7 @@ hipError_t hipFree(void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFree", (void **)&hip_real.hipFree);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8498,6 +8626,7 @@ hipError_t hipFree(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
@@ -8518,7 +8647,7 @@ hipError_t hipFreeHost(void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeHost", (void **)&hip_real.hipFreeHost);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8554,6 +8683,7 @@ hipError_t hipFreeHost(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -8574,7 +8704,7 @@ hipError_t hipHostFree(void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostFree", (void **)&hip_real.hipHostFree);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8610,6 +8740,7 @@ hipError_t hipHostFree(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -8630,7 +8761,7 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy", (void **)&hip_real.hipMemcpy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8666,6 +8797,7 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8688,7 +8820,7 @@ hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hip
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyWithStream_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyWithStream", (void **)&hip_real.hipMemcpyWithStream);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8726,6 +8858,7 @@ hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hip
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8747,7 +8880,7 @@ hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoD_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoD", (void **)&hip_real.hipMemcpyHtoD);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8779,6 +8912,7 @@ hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8800,7 +8934,7 @@ hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoH_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoH", (void **)&hip_real.hipMemcpyDtoH);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8832,6 +8966,7 @@ hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8853,7 +8988,7 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeByte
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoD_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoD", (void **)&hip_real.hipMemcpyDtoD);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8885,6 +9020,7 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeByte
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8906,7 +9042,7 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, h
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoDAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoDAsync", (void **)&hip_real.hipMemcpyHtoDAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8941,6 +9077,7 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, h
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8962,7 +9099,7 @@ hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, h
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoHAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoHAsync", (void **)&hip_real.hipMemcpyDtoHAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -8997,6 +9134,7 @@ hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, h
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9019,7 +9157,7 @@ hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t siz
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoDAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoDAsync", (void **)&hip_real.hipMemcpyDtoDAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9054,6 +9192,7 @@ hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t siz
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9076,7 +9215,7 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetGlobal_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetGlobal", (void **)&hip_real.hipModuleGetGlobal);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9119,6 +9258,7 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
                                           tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -9141,7 +9281,7 @@ hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
   if (!tracer_real)
     tracer_real = (hip_hipGetSymbolAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetSymbolAddress", (void **)&hip_real.hipGetSymbolAddress);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9179,6 +9319,7 @@ hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -9200,7 +9341,7 @@ hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
   if (!tracer_real)
     tracer_real = (hip_hipGetSymbolSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetSymbolSize", (void **)&hip_real.hipGetSymbolSize);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9238,6 +9379,7 @@ hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
   tracer_args.tracer_result = tracer_real(tracer_args.size, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -9260,7 +9402,7 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeByt
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbol", (void **)&hip_real.hipMemcpyToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9306,6 +9448,7 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeByt
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
@@ -9327,7 +9470,7 @@ hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t si
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbolAsync", (void **)&hip_real.hipMemcpyToSymbolAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9375,6 +9518,7 @@ hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t si
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
@@ -9396,7 +9540,7 @@ hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbol", (void **)&hip_real.hipMemcpyFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9442,6 +9586,7 @@ hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, 
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
@@ -9463,7 +9608,7 @@ hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBy
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbolAsync", (void **)&hip_real.hipMemcpyFromSymbolAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9511,6 +9656,7 @@ hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBy
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -9532,7 +9678,7 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAsync", (void **)&hip_real.hipMemcpyAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9570,6 +9716,7 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9591,7 +9738,7 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset", (void **)&hip_real.hipMemset);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9623,6 +9770,7 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.value, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9644,7 +9792,7 @@ hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD8_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD8", (void **)&hip_real.hipMemsetD8);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9684,6 +9832,7 @@ hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
   tracer_args.tracer_result = tracer_real(tracer_args.dest, tracer_args.value, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -9705,7 +9854,7 @@ hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t cou
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD8Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD8Async", (void **)&hip_real.hipMemsetD8Async);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9748,6 +9897,7 @@ hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t cou
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -9768,7 +9918,7 @@ hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count)
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD16_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD16", (void **)&hip_real.hipMemsetD16);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9808,6 +9958,7 @@ hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count)
   tracer_args.tracer_result = tracer_real(tracer_args.dest, tracer_args.value, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -9829,7 +9980,7 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t c
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD16Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD16Async", (void **)&hip_real.hipMemsetD16Async);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9872,6 +10023,7 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t c
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -9892,7 +10044,7 @@ hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD32", (void **)&hip_real.hipMemsetD32);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9932,6 +10084,7 @@ hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
   tracer_args.tracer_result = tracer_real(tracer_args.dest, tracer_args.value, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -9952,7 +10105,7 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t st
   if (!tracer_real)
     tracer_real = (hip_hipMemsetAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetAsync", (void **)&hip_real.hipMemsetAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -9987,6 +10140,7 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t st
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -10008,7 +10162,7 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD32Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD32Async", (void **)&hip_real.hipMemsetD32Async);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10051,6 +10205,7 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -10071,7 +10226,7 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
   if (!tracer_real)
     tracer_real = (hip_hipMemset2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2D", (void **)&hip_real.hipMemset2D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10116,6 +10271,7 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
                                           tracer_args.width, tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -10137,7 +10293,7 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
   if (!tracer_real)
     tracer_real = (hip_hipMemset2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2DAsync", (void **)&hip_real.hipMemset2DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10185,6 +10341,7 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -10205,7 +10362,7 @@ hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent)
   if (!tracer_real)
     tracer_real = (hip_hipMemset3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3D", (void **)&hip_real.hipMemset3D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10244,6 +10401,7 @@ hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent)
                                           tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -10265,7 +10423,7 @@ hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent ex
   if (!tracer_real)
     tracer_real = (hip_hipMemset3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3DAsync", (void **)&hip_real.hipMemset3DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10306,6 +10464,7 @@ hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent ex
                                           tracer_args.extent, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -10326,7 +10485,7 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total) {
   if (!tracer_real)
     tracer_real = (hip_hipMemGetInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetInfo", (void **)&hip_real.hipMemGetInfo);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10364,6 +10523,7 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total) {
   tracer_args.tracer_result = tracer_real(tracer_args.free, tracer_args.total);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -10386,7 +10546,7 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPtrGetInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPtrGetInfo", (void **)&hip_real.hipMemPtrGetInfo);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10424,6 +10584,7 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -10446,7 +10607,7 @@ hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, si
   if (!tracer_real)
     tracer_real = (hip_hipMallocArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocArray", (void **)&hip_real.hipMallocArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10491,6 +10652,7 @@ hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, si
                                           tracer_args.height, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -10512,7 +10674,7 @@ hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAlloc
   if (!tracer_real)
     tracer_real = (hip_hipArrayCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArrayCreate", (void **)&hip_real.hipArrayCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10550,6 +10712,7 @@ hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAlloc
   tracer_args.tracer_result = tracer_real(tracer_args.pHandle, tracer_args.pAllocateArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -10571,7 +10734,7 @@ hipError_t hipArrayDestroy(hipArray *array) {
   if (!tracer_real)
     tracer_real = (hip_hipArrayDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArrayDestroy", (void **)&hip_real.hipArrayDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10607,6 +10770,7 @@ hipError_t hipArrayDestroy(hipArray *array) {
   tracer_args.tracer_result = tracer_real(tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -10627,7 +10791,7 @@ hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAll
   if (!tracer_real)
     tracer_real = (hip_hipArray3DCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArray3DCreate", (void **)&hip_real.hipArray3DCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10665,6 +10829,7 @@ hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAll
   tracer_args.tracer_result = tracer_real(tracer_args.array, tracer_args.pAllocateArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -10686,7 +10851,7 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
   if (!tracer_real)
     tracer_real = (hip_hipMalloc3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc3D", (void **)&hip_real.hipMalloc3D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10723,6 +10888,7 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
   tracer_args.tracer_result = tracer_real(tracer_args.pitchedDevPtr, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -10743,7 +10909,7 @@ hipError_t hipFreeArray(hipArray *array) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeArray", (void **)&hip_real.hipFreeArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10779,6 +10945,7 @@ hipError_t hipFreeArray(hipArray *array) {
   tracer_args.tracer_result = tracer_real(tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -10799,7 +10966,7 @@ hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeMipmappedArray", (void **)&hip_real.hipFreeMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10835,6 +11002,7 @@ hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
   tracer_args.tracer_result = tracer_real(tracer_args.mipmappedArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -10856,7 +11024,7 @@ hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc 
   if (!tracer_real)
     tracer_real = (hip_hipMalloc3DArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc3DArray", (void **)&hip_real.hipMalloc3DArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10898,6 +11066,7 @@ hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -10921,7 +11090,7 @@ hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
   if (!tracer_real)
     tracer_real = (hip_hipMallocMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocMipmappedArray", (void **)&hip_real.hipMallocMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -10966,6 +11135,7 @@ hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -10988,7 +11158,7 @@ hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
   if (!tracer_real)
     tracer_real = (hip_hipGetMipmappedArrayLevel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetMipmappedArrayLevel", (void **)&hip_real.hipGetMipmappedArrayLevel);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11029,6 +11199,7 @@ hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
                                           tracer_args.level);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -11051,7 +11222,7 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2D", (void **)&hip_real.hipMemcpy2D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11101,6 +11272,7 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -11121,7 +11293,7 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyParam2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyParam2D", (void **)&hip_real.hipMemcpyParam2D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11157,6 +11329,7 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -11177,7 +11350,7 @@ hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyParam2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyParam2DAsync", (void **)&hip_real.hipMemcpyParam2DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11215,6 +11388,7 @@ hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) 
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -11236,7 +11410,7 @@ hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t sp
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DAsync", (void **)&hip_real.hipMemcpy2DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11288,6 +11462,7 @@ hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t sp
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -11309,7 +11484,7 @@ hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, con
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArray", (void **)&hip_real.hipMemcpy2DToArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11361,6 +11536,7 @@ hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, con
                                           tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -11383,7 +11559,7 @@ hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArrayAsync", (void **)&hip_real.hipMemcpy2DToArrayAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11437,6 +11613,7 @@ hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset
                                           tracer_args.height, tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -11458,7 +11635,7 @@ hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToArray", (void **)&hip_real.hipMemcpyToArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11505,6 +11682,7 @@ hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const
                                           tracer_args.src, tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -11526,7 +11704,7 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffs
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromArray", (void **)&hip_real.hipMemcpyFromArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11574,6 +11752,7 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffs
                                           tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -11595,7 +11774,7 @@ hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArray", (void **)&hip_real.hipMemcpy2DFromArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11647,6 +11826,7 @@ hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, 
                                           tracer_args.width, tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -11669,7 +11849,7 @@ hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArrayAsync", (void **)&hip_real.hipMemcpy2DFromArrayAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11724,6 +11904,7 @@ hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t 
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -11744,7 +11925,7 @@ hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAtoH_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAtoH", (void **)&hip_real.hipMemcpyAtoH);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11787,6 +11968,7 @@ hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t
                                           tracer_args.srcOffset, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -11807,7 +11989,7 @@ hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHo
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoA_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoA", (void **)&hip_real.hipMemcpyHtoA);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11850,6 +12032,7 @@ hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHo
                                           tracer_args.srcHost, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -11870,7 +12053,7 @@ hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3D", (void **)&hip_real.hipMemcpy3D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11906,6 +12089,7 @@ hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -11926,7 +12110,7 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3DAsync", (void **)&hip_real.hipMemcpy3DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -11964,6 +12148,7 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream
   tracer_args.tracer_result = tracer_real(tracer_args.p, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -11984,7 +12169,7 @@ hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy3D", (void **)&hip_real.hipDrvMemcpy3D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12020,6 +12205,7 @@ hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -12040,7 +12226,7 @@ hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy3DAsync", (void **)&hip_real.hipDrvMemcpy3DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12078,6 +12264,7 @@ hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
@@ -12098,7 +12285,7 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
   if (!tracer_real)
     tracer_real = (hip_hipDeviceCanAccessPeer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceCanAccessPeer", (void **)&hip_real.hipDeviceCanAccessPeer);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12139,6 +12326,7 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
                                           tracer_args.peerDeviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
@@ -12160,7 +12348,7 @@ hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceEnablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceEnablePeerAccess", (void **)&hip_real.hipDeviceEnablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12198,6 +12386,7 @@ hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerDeviceId, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
@@ -12218,7 +12407,7 @@ hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceDisablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceDisablePeerAccess", (void **)&hip_real.hipDeviceDisablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12254,6 +12443,7 @@ hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerDeviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
@@ -12274,7 +12464,7 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDevice
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAddressRange_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAddressRange", (void **)&hip_real.hipMemGetAddressRange);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12314,6 +12504,7 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDevice
   tracer_args.tracer_result = tracer_real(tracer_args.pbase, tracer_args.psize, tracer_args.dptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
@@ -12337,7 +12528,7 @@ hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDev
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyPeer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyPeer", (void **)&hip_real.hipMemcpyPeer);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12382,6 +12573,7 @@ hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDev
                                           tracer_args.srcDeviceId, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
@@ -12403,7 +12595,7 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyPeerAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyPeerAsync", (void **)&hip_real.hipMemcpyPeerAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12451,6 +12643,7 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
@@ -12471,7 +12664,7 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxCreate", (void **)&hip_real.hipCtxCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12511,6 +12704,7 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx, tracer_args.flags, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
@@ -12532,7 +12726,7 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxDestroy", (void **)&hip_real.hipCtxDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12568,6 +12762,7 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
@@ -12588,7 +12783,7 @@ hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxPopCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxPopCurrent", (void **)&hip_real.hipCtxPopCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12624,6 +12819,7 @@ hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
@@ -12645,7 +12841,7 @@ hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxPushCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxPushCurrent", (void **)&hip_real.hipCtxPushCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12681,6 +12877,7 @@ hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
@@ -12701,7 +12898,7 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetCurrent", (void **)&hip_real.hipCtxSetCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12737,6 +12934,7 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
@@ -12757,7 +12955,7 @@ hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetCurrent", (void **)&hip_real.hipCtxGetCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12793,6 +12991,7 @@ hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
@@ -12814,7 +13013,7 @@ hipError_t hipCtxGetDevice(hipDevice_t *device) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetDevice", (void **)&hip_real.hipCtxGetDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12850,6 +13049,7 @@ hipError_t hipCtxGetDevice(hipDevice_t *device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
@@ -12871,7 +13071,7 @@ hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetApiVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetApiVersion", (void **)&hip_real.hipCtxGetApiVersion);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12909,6 +13109,7 @@ hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx, tracer_args.apiVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
@@ -12930,7 +13131,7 @@ hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetCacheConfig", (void **)&hip_real.hipCtxGetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -12966,6 +13167,7 @@ hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
@@ -12987,7 +13189,7 @@ hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetCacheConfig", (void **)&hip_real.hipCtxSetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13023,6 +13225,7 @@ hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
@@ -13043,7 +13246,7 @@ hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetSharedMemConfig", (void **)&hip_real.hipCtxSetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13079,6 +13282,7 @@ hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
   tracer_args.tracer_result = tracer_real(tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
@@ -13099,7 +13303,7 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetSharedMemConfig", (void **)&hip_real.hipCtxGetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13135,6 +13339,7 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
@@ -13156,7 +13361,7 @@ hipError_t hipCtxSynchronize(void) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSynchronize", (void **)&hip_real.hipCtxSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13190,6 +13395,7 @@ hipError_t hipCtxSynchronize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
@@ -13210,7 +13416,7 @@ hipError_t hipCtxGetFlags(unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetFlags", (void **)&hip_real.hipCtxGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13246,6 +13452,7 @@ hipError_t hipCtxGetFlags(unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
@@ -13267,7 +13474,7 @@ hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxEnablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxEnablePeerAccess", (void **)&hip_real.hipCtxEnablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13305,6 +13512,7 @@ hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerCtx, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
@@ -13325,7 +13533,7 @@ hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxDisablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxDisablePeerAccess", (void **)&hip_real.hipCtxDisablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13361,6 +13569,7 @@ hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerCtx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
@@ -13381,7 +13590,7 @@ hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxGetState_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxGetState", (void **)&hip_real.hipDevicePrimaryCtxGetState);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13421,6 +13630,7 @@ hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int
   tracer_args.tracer_result = tracer_real(tracer_args.dev, tracer_args.flags, tracer_args.active);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
@@ -13443,7 +13653,7 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxRelease_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxRelease", (void **)&hip_real.hipDevicePrimaryCtxRelease);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13479,6 +13689,7 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
@@ -13499,7 +13710,7 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxRetain_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxRetain", (void **)&hip_real.hipDevicePrimaryCtxRetain);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13537,6 +13748,7 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.pctx, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
@@ -13558,7 +13770,7 @@ hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxReset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxReset", (void **)&hip_real.hipDevicePrimaryCtxReset);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13594,6 +13806,7 @@ hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
@@ -13614,7 +13827,7 @@ hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxSetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxSetFlags", (void **)&hip_real.hipDevicePrimaryCtxSetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13652,6 +13865,7 @@ hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
@@ -13672,7 +13886,7 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoad_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoad", (void **)&hip_real.hipModuleLoad);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13710,6 +13924,7 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
   tracer_args.tracer_result = tracer_real(tracer_args.module, tracer_args.fname);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
@@ -13731,7 +13946,7 @@ hipError_t hipModuleUnload(hipModule_t module) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleUnload_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleUnload", (void **)&hip_real.hipModuleUnload);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13767,6 +13982,7 @@ hipError_t hipModuleUnload(hipModule_t module) {
   tracer_args.tracer_result = tracer_real(tracer_args.module);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
@@ -13787,7 +14003,7 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetFunction_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetFunction", (void **)&hip_real.hipModuleGetFunction);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13810,6 +14026,7 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
                                           tracer_args.kname);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_hook_hipModuleGetFunction_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -13832,7 +14049,7 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func
   if (!tracer_real)
     tracer_real = (hip_hipFuncGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncGetAttributes", (void **)&hip_real.hipFuncGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13870,6 +14087,7 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func
   tracer_args.tracer_result = tracer_real(tracer_args.attr, tracer_args.func);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
@@ -13890,7 +14108,7 @@ hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunc
   if (!tracer_real)
     tracer_real = (hip_hipFuncGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncGetAttribute", (void **)&hip_real.hipFuncGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13930,6 +14148,7 @@ hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunc
   tracer_args.tracer_result = tracer_real(tracer_args.value, tracer_args.attrib, tracer_args.hfunc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
@@ -13951,7 +14170,7 @@ hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetTexRef_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetTexRef", (void **)&hip_real.hipModuleGetTexRef);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -13991,6 +14210,7 @@ hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.hmod, tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
@@ -14012,7 +14232,7 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoadData_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoadData", (void **)&hip_real.hipModuleLoadData);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14050,6 +14270,7 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   tracer_args.tracer_result = tracer_real(tracer_args.module, tracer_args.image);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
@@ -14072,7 +14293,7 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoadDataEx_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoadDataEx", (void **)&hip_real.hipModuleLoadDataEx);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14118,6 +14339,7 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
                                           tracer_args.optionValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
@@ -14144,7 +14366,7 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
   if (!tracer_real)
     tracer_real = (hip_hipModuleLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLaunchKernel", (void **)&hip_real.hipModuleLaunchKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14197,6 +14419,7 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
                                           tracer_args.kernelParams, tracer_args.extra);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -14220,7 +14443,7 @@ hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernel", (void **)&hip_real.hipLaunchCooperativeKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14266,6 +14489,7 @@ hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
@@ -14287,7 +14511,7 @@ hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsLi
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernelMultiDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernelMultiDevice", (void **)&hip_real.hipLaunchCooperativeKernelMultiDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14328,6 +14552,7 @@ hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsLi
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
@@ -14349,7 +14574,7 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
   if (!tracer_real)
     tracer_real = (hip_hipExtLaunchMultiKernelMultiDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtLaunchMultiKernelMultiDevice", (void **)&hip_real.hipExtLaunchMultiKernelMultiDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14390,6 +14615,7 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
@@ -14411,7 +14637,7 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSize);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14457,6 +14683,7 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize
                                           tracer_args.blockSizeLimit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
@@ -14482,7 +14709,7 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSizeWithFlags", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14530,6 +14757,7 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *
                                           tracer_args.blockSizeLimit, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
@@ -14554,7 +14782,7 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hi
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14597,6 +14825,7 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hi
                                           tracer_args.blockSize, tracer_args.dynSharedMemPerBlk);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
@@ -14622,7 +14851,7 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14668,6 +14897,7 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
@@ -14690,7 +14920,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14733,6 +14963,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
                                           tracer_args.blockSize, tracer_args.dynSharedMemPerBlk);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
@@ -14757,7 +14988,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14803,6 +15034,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
@@ -14825,7 +15057,7 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, cons
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipOccupancyMaxPotentialBlockSize);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14871,6 +15103,7 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, cons
                                           tracer_args.blockSizeLimit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
@@ -14893,7 +15126,7 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipSt
   if (!tracer_real)
     tracer_real = (hip_hipConfigureCall_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipConfigureCall", (void **)&hip_real.hipConfigureCall);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14934,6 +15167,7 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipSt
                                           tracer_args.sharedMem, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
@@ -14954,7 +15188,7 @@ hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
   if (!tracer_real)
     tracer_real = (hip_hipSetupArgument_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetupArgument", (void **)&hip_real.hipSetupArgument);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -14994,6 +15228,7 @@ hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
   tracer_args.tracer_result = tracer_real(tracer_args.arg, tracer_args.size, tracer_args.offset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
@@ -15014,7 +15249,7 @@ hipError_t hipLaunchByPtr(const void *func) {
   if (!tracer_real)
     tracer_real = (hip_hipLaunchByPtr_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchByPtr", (void **)&hip_real.hipLaunchByPtr);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15050,6 +15285,7 @@ hipError_t hipLaunchByPtr(const void *func) {
   tracer_args.tracer_result = tracer_real(tracer_args.func);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
@@ -15071,7 +15307,7 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 di
   if (!tracer_real)
     tracer_real = (hip_hipLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchKernel", (void **)&hip_real.hipLaunchKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15109,6 +15345,7 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 di
                                           tracer_args.sharedMemBytes, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -15130,7 +15367,7 @@ hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy2DUnaligned_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy2DUnaligned", (void **)&hip_real.hipDrvMemcpy2DUnaligned);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15166,6 +15403,7 @@ hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
@@ -15188,7 +15426,7 @@ hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3
   if (!tracer_real)
     tracer_real = (hip_hipExtLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtLaunchKernel", (void **)&hip_real.hipExtLaunchKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15244,6 +15482,7 @@ hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
@@ -15266,7 +15505,7 @@ hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
   if (!tracer_real)
     tracer_real = (hip_hipBindTextureToMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTextureToMipmappedArray", (void **)&hip_real.hipBindTextureToMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15307,6 +15546,7 @@ hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
                                           tracer_args.desc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
@@ -15327,7 +15567,7 @@ hipError_t hipGetTextureReference(const textureReference **texref, const void *s
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureReference_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureReference", (void **)&hip_real.hipGetTextureReference);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15365,6 +15605,7 @@ hipError_t hipGetTextureReference(const textureReference **texref, const void *s
   tracer_args.tracer_result = tracer_real(tracer_args.texref, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
@@ -15388,7 +15629,7 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
   if (!tracer_real)
     tracer_real = (hip_hipCreateTextureObject_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCreateTextureObject", (void **)&hip_real.hipCreateTextureObject);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15431,6 +15672,7 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
                                           tracer_args.pTexDesc, tracer_args.pResViewDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
@@ -15452,7 +15694,7 @@ hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyTextureObject_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyTextureObject", (void **)&hip_real.hipDestroyTextureObject);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15488,6 +15730,7 @@ hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
   tracer_args.tracer_result = tracer_real(tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
@@ -15508,7 +15751,7 @@ hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array)
   if (!tracer_real)
     tracer_real = (hip_hipGetChannelDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetChannelDesc", (void **)&hip_real.hipGetChannelDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15546,6 +15789,7 @@ hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array)
   tracer_args.tracer_result = tracer_real(tracer_args.desc, tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
@@ -15567,7 +15811,7 @@ hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectResourceDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectResourceDesc", (void **)&hip_real.hipGetTextureObjectResourceDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15605,6 +15849,7 @@ hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
   tracer_args.tracer_result = tracer_real(tracer_args.pResDesc, tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
@@ -15626,7 +15871,7 @@ hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResV
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectResourceViewDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectResourceViewDesc", (void **)&hip_real.hipGetTextureObjectResourceViewDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15664,6 +15909,7 @@ hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResV
   tracer_args.tracer_result = tracer_real(tracer_args.pResViewDesc, tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
@@ -15684,7 +15930,7 @@ hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureOb
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectTextureDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectTextureDesc", (void **)&hip_real.hipGetTextureObjectTextureDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15722,6 +15968,7 @@ hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureOb
   tracer_args.tracer_result = tracer_real(tracer_args.pTexDesc, tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
@@ -15742,7 +15989,7 @@ hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTe
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddressMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddressMode", (void **)&hip_real.hipTexRefSetAddressMode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15782,6 +16029,7 @@ hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTe
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.dim, tracer_args.am);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
@@ -15802,7 +16050,7 @@ hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsi
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetArray", (void **)&hip_real.hipTexRefSetArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15842,6 +16090,7 @@ hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsi
   tracer_args.tracer_result = tracer_real(tracer_args.tex, tracer_args.array, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
@@ -15862,7 +16111,7 @@ hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilte
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFilterMode", (void **)&hip_real.hipTexRefSetFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15900,6 +16149,7 @@ hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilte
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.fm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
@@ -15920,7 +16170,7 @@ hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFlags", (void **)&hip_real.hipTexRefSetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -15958,6 +16208,7 @@ hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
@@ -15978,7 +16229,7 @@ hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFormat_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFormat", (void **)&hip_real.hipTexRefSetFormat);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16019,6 +16270,7 @@ hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int
                                           tracer_args.NumPackedComponents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
@@ -16041,7 +16293,7 @@ hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectCreate", (void **)&hip_real.hipTexObjectCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16084,6 +16336,7 @@ hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE
                                           tracer_args.pTexDesc, tracer_args.pResViewDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
@@ -16105,7 +16358,7 @@ hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectDestroy", (void **)&hip_real.hipTexObjectDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16141,6 +16394,7 @@ hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
   tracer_args.tracer_result = tracer_real(tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
@@ -16161,7 +16415,7 @@ hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureOb
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetResourceDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetResourceDesc", (void **)&hip_real.hipTexObjectGetResourceDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16199,6 +16453,7 @@ hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureOb
   tracer_args.tracer_result = tracer_real(tracer_args.pResDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
@@ -16220,7 +16475,7 @@ hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetResourceViewDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetResourceViewDesc", (void **)&hip_real.hipTexObjectGetResourceViewDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16258,6 +16513,7 @@ hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
   tracer_args.tracer_result = tracer_real(tracer_args.pResViewDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
@@ -16278,7 +16534,7 @@ hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObje
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetTextureDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetTextureDesc", (void **)&hip_real.hipTexObjectGetTextureDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16316,6 +16572,7 @@ hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObje
   tracer_args.tracer_result = tracer_real(tracer_args.pTexDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
@@ -16337,7 +16594,7 @@ hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const voi
   if (!tracer_real)
     tracer_real = (hip_hipBindTexture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTexture", (void **)&hip_real.hipBindTexture);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16382,6 +16639,7 @@ hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const voi
                                           tracer_args.desc, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
@@ -16405,7 +16663,7 @@ hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const v
   if (!tracer_real)
     tracer_real = (hip_hipBindTexture2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTexture2D", (void **)&hip_real.hipBindTexture2D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16455,6 +16713,7 @@ hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const v
                                           tracer_args.pitch);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
@@ -16477,7 +16736,7 @@ hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t a
   if (!tracer_real)
     tracer_real = (hip_hipBindTextureToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTextureToArray", (void **)&hip_real.hipBindTextureToArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16517,6 +16776,7 @@ hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t a
   tracer_args.tracer_result = tracer_real(tracer_args.tex, tracer_args.array, tracer_args.desc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
@@ -16537,7 +16797,7 @@ hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureAlignmentOffset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureAlignmentOffset", (void **)&hip_real.hipGetTextureAlignmentOffset);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16575,6 +16835,7 @@ hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *
   tracer_args.tracer_result = tracer_real(tracer_args.offset, tracer_args.texref);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
@@ -16596,7 +16857,7 @@ hipError_t hipUnbindTexture(const textureReference *tex) {
   if (!tracer_real)
     tracer_real = (hip_hipUnbindTexture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipUnbindTexture", (void **)&hip_real.hipUnbindTexture);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16632,6 +16893,7 @@ hipError_t hipUnbindTexture(const textureReference *tex) {
   tracer_args.tracer_result = tracer_real(tracer_args.tex);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
@@ -16652,7 +16914,7 @@ hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetAddress", (void **)&hip_real.hipTexRefGetAddress);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16690,6 +16952,7 @@ hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
@@ -16712,7 +16975,7 @@ hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textur
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetAddressMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetAddressMode", (void **)&hip_real.hipTexRefGetAddressMode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16752,6 +17015,7 @@ hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textur
   tracer_args.tracer_result = tracer_real(tracer_args.pam, tracer_args.texRef, tracer_args.dim);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
@@ -16773,7 +17037,7 @@ hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureR
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFilterMode", (void **)&hip_real.hipTexRefGetFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16811,6 +17075,7 @@ hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureR
   tracer_args.tracer_result = tracer_real(tracer_args.pfm, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
@@ -16832,7 +17097,7 @@ hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRe
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFlags", (void **)&hip_real.hipTexRefGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16870,6 +17135,7 @@ hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRe
   tracer_args.tracer_result = tracer_real(tracer_args.pFlags, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
@@ -16892,7 +17158,7 @@ hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFormat_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFormat", (void **)&hip_real.hipTexRefGetFormat);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16933,6 +17199,7 @@ hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
                                           tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
@@ -16955,7 +17222,7 @@ hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *tex
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMaxAnisotropy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMaxAnisotropy", (void **)&hip_real.hipTexRefGetMaxAnisotropy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -16993,6 +17260,7 @@ hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *tex
   tracer_args.tracer_result = tracer_real(tracer_args.pmaxAnsio, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
@@ -17015,7 +17283,7 @@ hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapFilterMode", (void **)&hip_real.hipTexRefGetMipmapFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17053,6 +17321,7 @@ hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
   tracer_args.tracer_result = tracer_real(tracer_args.pfm, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
@@ -17074,7 +17343,7 @@ hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *tex
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapLevelBias_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelBias", (void **)&hip_real.hipTexRefGetMipmapLevelBias);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17112,6 +17381,7 @@ hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *tex
   tracer_args.tracer_result = tracer_real(tracer_args.pbias, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
@@ -17134,7 +17404,7 @@ hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmax
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapLevelClamp_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelClamp", (void **)&hip_real.hipTexRefGetMipmapLevelClamp);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17175,6 +17445,7 @@ hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmax
                                           tracer_args.pmaxMipmapLevelClamp, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
@@ -17197,7 +17468,7 @@ hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const texture
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipMappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipMappedArray", (void **)&hip_real.hipTexRefGetMipMappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17235,6 +17506,7 @@ hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const texture
   tracer_args.tracer_result = tracer_real(tracer_args.pArray, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
@@ -17257,7 +17529,7 @@ hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hip
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddress", (void **)&hip_real.hipTexRefSetAddress);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17300,6 +17572,7 @@ hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hip
                                           tracer_args.dptr, tracer_args.bytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
@@ -17322,7 +17595,7 @@ hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCR
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddress2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddress2D", (void **)&hip_real.hipTexRefSetAddress2D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17365,6 +17638,7 @@ hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCR
                                           tracer_args.Pitch);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
@@ -17385,7 +17659,7 @@ hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxA
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMaxAnisotropy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMaxAnisotropy", (void **)&hip_real.hipTexRefSetMaxAnisotropy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17423,6 +17697,7 @@ hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxA
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.maxAniso);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
@@ -17443,7 +17718,7 @@ hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetBorderColor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetBorderColor", (void **)&hip_real.hipTexRefSetBorderColor);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17481,6 +17756,7 @@ hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.pBorderColor);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
@@ -17502,7 +17778,7 @@ hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextur
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapFilterMode", (void **)&hip_real.hipTexRefSetMipmapFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17540,6 +17816,7 @@ hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextur
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.fm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
@@ -17560,7 +17837,7 @@ hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapLevelBias_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelBias", (void **)&hip_real.hipTexRefSetMipmapLevelBias);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17598,6 +17875,7 @@ hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.bias);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
@@ -17619,7 +17897,7 @@ hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMa
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapLevelClamp_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelClamp", (void **)&hip_real.hipTexRefSetMipmapLevelClamp);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17660,6 +17938,7 @@ hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMa
                                           tracer_args.maxMipMapLevelClamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
@@ -17681,7 +17960,7 @@ hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmappedArray", (void **)&hip_real.hipTexRefSetMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17722,6 +18001,7 @@ hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
                                           tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
@@ -17744,7 +18024,7 @@ hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayCreate", (void **)&hip_real.hipMipmappedArrayCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17785,6 +18065,7 @@ hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
                                           tracer_args.numMipmapLevels);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
@@ -17806,7 +18087,7 @@ hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayDestroy", (void **)&hip_real.hipMipmappedArrayDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17842,6 +18123,7 @@ hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
   tracer_args.tracer_result = tracer_real(tracer_args.hMipmappedArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
@@ -17863,7 +18145,7 @@ hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayGetLevel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayGetLevel", (void **)&hip_real.hipMipmappedArrayGetLevel);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17904,6 +18186,7 @@ hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_
                                           tracer_args.level);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
@@ -17925,7 +18208,7 @@ hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
   if (!tracer_real)
     tracer_real = (hip_hipRegisterApiCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRegisterApiCallback", (void **)&hip_real.hipRegisterApiCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -17965,6 +18248,7 @@ hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
   tracer_args.tracer_result = tracer_real(tracer_args.id, tracer_args.fun, tracer_args.arg);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
@@ -17985,7 +18269,7 @@ hipError_t hipRemoveApiCallback(uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipRemoveApiCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRemoveApiCallback", (void **)&hip_real.hipRemoveApiCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18021,6 +18305,7 @@ hipError_t hipRemoveApiCallback(uint32_t id) {
   tracer_args.tracer_result = tracer_real(tracer_args.id);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
@@ -18041,7 +18326,7 @@ hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
   if (!tracer_real)
     tracer_real = (hip_hipRegisterActivityCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRegisterActivityCallback", (void **)&hip_real.hipRegisterActivityCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18081,6 +18366,7 @@ hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
   tracer_args.tracer_result = tracer_real(tracer_args.id, tracer_args.fun, tracer_args.arg);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
@@ -18101,7 +18387,7 @@ hipError_t hipRemoveActivityCallback(uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipRemoveActivityCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRemoveActivityCallback", (void **)&hip_real.hipRemoveActivityCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18137,6 +18423,7 @@ hipError_t hipRemoveActivityCallback(uint32_t id) {
   tracer_args.tracer_result = tracer_real(tracer_args.id);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
@@ -18157,7 +18444,7 @@ const char *hipApiName(uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipApiName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipApiName", (void **)&hip_real.hipApiName);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18193,6 +18480,7 @@ const char *hipApiName(uint32_t id) {
   tracer_args.tracer_result = tracer_real(tracer_args.id);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
@@ -18214,7 +18502,7 @@ const char *hipKernelNameRef(const hipFunction_t f) {
   if (!tracer_real)
     tracer_real = (hip_hipKernelNameRef_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipKernelNameRef", (void **)&hip_real.hipKernelNameRef);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18250,6 +18538,7 @@ const char *hipKernelNameRef(const hipFunction_t f) {
   tracer_args.tracer_result = tracer_real(tracer_args.f);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
@@ -18271,7 +18560,7 @@ const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) 
   if (!tracer_real)
     tracer_real = (hip_hipKernelNameRefByPtr_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipKernelNameRefByPtr", (void **)&hip_real.hipKernelNameRefByPtr);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18309,6 +18598,7 @@ const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) 
   tracer_args.tracer_result = tracer_real(tracer_args.hostFunction, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
@@ -18330,7 +18620,7 @@ int hipGetStreamDeviceId(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipGetStreamDeviceId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetStreamDeviceId", (void **)&hip_real.hipGetStreamDeviceId);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18366,6 +18656,7 @@ int hipGetStreamDeviceId(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
@@ -18387,7 +18678,7 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
   if (!tracer_real)
     tracer_real = (hip_hipStreamBeginCapture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamBeginCapture", (void **)&hip_real.hipStreamBeginCapture);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18425,6 +18716,7 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
@@ -18445,7 +18737,7 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamEndCapture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamEndCapture", (void **)&hip_real.hipStreamEndCapture);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18483,6 +18775,7 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.pGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
@@ -18505,7 +18798,7 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetCaptureInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetCaptureInfo", (void **)&hip_real.hipStreamGetCaptureInfo);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18546,6 +18839,7 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
                                           tracer_args.pId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
@@ -18571,7 +18865,7 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetCaptureInfo_v2_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetCaptureInfo_v2", (void **)&hip_real.hipStreamGetCaptureInfo_v2);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18622,6 +18916,7 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus
                                           tracer_args.numDependencies_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
@@ -18646,7 +18941,7 @@ hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCap
   if (!tracer_real)
     tracer_real = (hip_hipStreamIsCapturing_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamIsCapturing", (void **)&hip_real.hipStreamIsCapturing);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18684,6 +18979,7 @@ hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCap
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.pCaptureStatus);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
@@ -18706,7 +19002,7 @@ hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t
   if (!tracer_real)
     tracer_real = (hip_hipStreamUpdateCaptureDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamUpdateCaptureDependencies", (void **)&hip_real.hipStreamUpdateCaptureDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18749,6 +19045,7 @@ hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t
                                           tracer_args.numDependencies, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
@@ -18769,7 +19066,7 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
   if (!tracer_real)
     tracer_real = (hip_hipLaunchHostFunc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchHostFunc", (void **)&hip_real.hipLaunchHostFunc);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18809,6 +19106,7 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.fn, tracer_args.userData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
@@ -18829,7 +19127,7 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
   if (!tracer_real)
     tracer_real = (hip_hipThreadExchangeStreamCaptureMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipThreadExchangeStreamCaptureMode", (void **)&hip_real.hipThreadExchangeStreamCaptureMode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18865,6 +19163,7 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
   tracer_args.tracer_result = tracer_real(tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
@@ -18885,7 +19184,7 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphCreate", (void **)&hip_real.hipGraphCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18923,6 +19222,7 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.pGraph, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
@@ -18944,7 +19244,7 @@ hipError_t hipGraphDestroy(hipGraph_t graph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphDestroy", (void **)&hip_real.hipGraphDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -18980,6 +19280,7 @@ hipError_t hipGraphDestroy(hipGraph_t graph) {
   tracer_args.tracer_result = tracer_real(tracer_args.graph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
@@ -19001,7 +19302,7 @@ hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddDependencies", (void **)&hip_real.hipGraphAddDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19044,6 +19345,7 @@ hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
                                           tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
@@ -19065,7 +19367,7 @@ hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *fr
   if (!tracer_real)
     tracer_real = (hip_hipGraphRemoveDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphRemoveDependencies", (void **)&hip_real.hipGraphRemoveDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19108,6 +19410,7 @@ hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *fr
                                           tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
@@ -19129,7 +19432,7 @@ hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetEdges_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetEdges", (void **)&hip_real.hipGraphGetEdges);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19172,6 +19475,7 @@ hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode
                                           tracer_args.numEdges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
@@ -19195,7 +19499,7 @@ hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *num
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetNodes", (void **)&hip_real.hipGraphGetNodes);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19236,6 +19540,7 @@ hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *num
                                           tracer_args.numNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
@@ -19258,7 +19563,7 @@ hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, si
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetRootNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetRootNodes", (void **)&hip_real.hipGraphGetRootNodes);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19299,6 +19604,7 @@ hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, si
                                           tracer_args.pNumRootNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
@@ -19322,7 +19628,7 @@ hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDep
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetDependencies", (void **)&hip_real.hipGraphNodeGetDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19363,6 +19669,7 @@ hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDep
                                           tracer_args.pNumDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
@@ -19386,7 +19693,7 @@ hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pD
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetDependentNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetDependentNodes", (void **)&hip_real.hipGraphNodeGetDependentNodes);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19427,6 +19734,7 @@ hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pD
                                           tracer_args.pNumDependentNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
@@ -19449,7 +19757,7 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetType_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetType", (void **)&hip_real.hipGraphNodeGetType);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19487,6 +19795,7 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pType);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
@@ -19508,7 +19817,7 @@ hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphDestroyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphDestroyNode", (void **)&hip_real.hipGraphDestroyNode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19544,6 +19853,7 @@ hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
   tracer_args.tracer_result = tracer_real(tracer_args.node);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
@@ -19564,7 +19874,7 @@ hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphClone_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphClone", (void **)&hip_real.hipGraphClone);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19602,6 +19912,7 @@ hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.pGraphClone, tracer_args.originalGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
@@ -19624,7 +19935,7 @@ hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t origina
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeFindInClone_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeFindInClone", (void **)&hip_real.hipGraphNodeFindInClone);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19665,6 +19976,7 @@ hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t origina
                                           tracer_args.clonedGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
@@ -19687,7 +19999,7 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphInstantiate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphInstantiate", (void **)&hip_real.hipGraphInstantiate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19733,6 +20045,7 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
                                           tracer_args.bufferSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(311, tracer_depth, tracer_args.tracer_status);
@@ -19757,7 +20070,7 @@ hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t g
   if (!tracer_real)
     tracer_real = (hip_hipGraphInstantiateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphInstantiateWithFlags", (void **)&hip_real.hipGraphInstantiateWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19798,6 +20111,7 @@ hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t g
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
@@ -19819,7 +20133,7 @@ hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphLaunch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphLaunch", (void **)&hip_real.hipGraphLaunch);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19857,6 +20171,7 @@ hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.graphExec, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
@@ -19877,7 +20192,7 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecDestroy", (void **)&hip_real.hipGraphExecDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19913,6 +20228,7 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
   tracer_args.tracer_result = tracer_real(tracer_args.graphExec);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
@@ -19935,7 +20251,7 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecUpdate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecUpdate", (void **)&hip_real.hipGraphExecUpdate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -19978,6 +20294,7 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
                                           tracer_args.hErrorNode_out, tracer_args.updateResult_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
@@ -20000,7 +20317,7 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddKernelNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddKernelNode", (void **)&hip_real.hipGraphAddKernelNode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20046,6 +20363,7 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
@@ -20067,7 +20385,7 @@ hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams 
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeGetParams", (void **)&hip_real.hipGraphKernelNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20105,6 +20423,7 @@ hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams 
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
@@ -20125,7 +20444,7 @@ hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeP
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeSetParams", (void **)&hip_real.hipGraphKernelNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20163,6 +20482,7 @@ hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeP
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
@@ -20184,7 +20504,7 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecKernelNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecKernelNodeSetParams", (void **)&hip_real.hipGraphExecKernelNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20225,6 +20545,7 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
@@ -20247,7 +20568,7 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNode", (void **)&hip_real.hipGraphAddMemcpyNode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20293,6 +20614,7 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pCopyParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
@@ -20314,7 +20636,7 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pN
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeGetParams", (void **)&hip_real.hipGraphMemcpyNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20352,6 +20674,7 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pN
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(321, tracer_depth, tracer_args.tracer_status);
@@ -20372,7 +20695,7 @@ hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DPar
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams", (void **)&hip_real.hipGraphMemcpyNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20410,6 +20733,7 @@ hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DPar
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
@@ -20431,7 +20755,7 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeSetAttribute", (void **)&hip_real.hipGraphKernelNodeSetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20471,6 +20795,7 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
@@ -20492,7 +20817,7 @@ hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeGetAttribute", (void **)&hip_real.hipGraphKernelNodeGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20532,6 +20857,7 @@ hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
@@ -20553,7 +20879,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20594,6 +20920,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
@@ -20616,7 +20943,7 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNode1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNode1D", (void **)&hip_real.hipGraphAddMemcpyNode1D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20670,6 +20997,7 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
@@ -20692,7 +21020,7 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const v
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphMemcpyNodeSetParams1D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20737,6 +21065,7 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const v
                                           tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
@@ -20759,7 +21088,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams1D);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20806,6 +21135,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
                                           tracer_args.src, tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
@@ -20829,7 +21159,7 @@ hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNodeFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeFromSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20886,6 +21216,7 @@ hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
@@ -20908,7 +21239,7 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -20955,6 +21286,7 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
                                           tracer_args.count, tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
@@ -20977,7 +21309,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, 
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21027,6 +21359,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, 
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
@@ -21051,7 +21384,7 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t 
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNodeToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeToSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21108,6 +21441,7 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t 
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
@@ -21131,7 +21465,7 @@ hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21178,6 +21512,7 @@ hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *
                                           tracer_args.count, tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
@@ -21200,7 +21535,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21250,6 +21585,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
@@ -21272,7 +21608,7 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemsetNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemsetNode", (void **)&hip_real.hipGraphAddMemsetNode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21318,6 +21654,7 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pMemsetParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
@@ -21339,7 +21676,7 @@ hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemsetNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemsetNodeGetParams", (void **)&hip_real.hipGraphMemsetNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21377,6 +21714,7 @@ hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNo
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
@@ -21397,7 +21735,7 @@ hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParam
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemsetNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemsetNodeSetParams", (void **)&hip_real.hipGraphMemsetNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21435,6 +21773,7 @@ hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParam
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
@@ -21456,7 +21795,7 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemsetNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemsetNodeSetParams", (void **)&hip_real.hipGraphExecMemsetNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21497,6 +21836,7 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
@@ -21519,7 +21859,7 @@ hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddHostNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddHostNode", (void **)&hip_real.hipGraphAddHostNode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21565,6 +21905,7 @@ hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
@@ -21586,7 +21927,7 @@ hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphHostNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphHostNodeGetParams", (void **)&hip_real.hipGraphHostNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21624,6 +21965,7 @@ hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNo
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
@@ -21644,7 +21986,7 @@ hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParam
   if (!tracer_real)
     tracer_real = (hip_hipGraphHostNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphHostNodeSetParams", (void **)&hip_real.hipGraphHostNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21682,6 +22024,7 @@ hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParam
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
@@ -21703,7 +22046,7 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecHostNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecHostNodeSetParams", (void **)&hip_real.hipGraphExecHostNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21744,6 +22087,7 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
@@ -21766,7 +22110,7 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddChildGraphNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddChildGraphNode", (void **)&hip_real.hipGraphAddChildGraphNode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21812,6 +22156,7 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
                                           tracer_args.childGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
@@ -21833,7 +22178,7 @@ hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGrap
   if (!tracer_real)
     tracer_real = (hip_hipGraphChildGraphNodeGetGraph_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphChildGraphNodeGetGraph", (void **)&hip_real.hipGraphChildGraphNodeGetGraph);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21871,6 +22216,7 @@ hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGrap
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
@@ -21893,7 +22239,7 @@ hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGra
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecChildGraphNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecChildGraphNodeSetParams", (void **)&hip_real.hipGraphExecChildGraphNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21934,6 +22280,7 @@ hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGra
                                           tracer_args.childGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
@@ -21955,7 +22302,7 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEmptyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEmptyNode", (void **)&hip_real.hipGraphAddEmptyNode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -21998,6 +22345,7 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pDependencies, tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
@@ -22021,7 +22369,7 @@ hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t gra
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEventRecordNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEventRecordNode", (void **)&hip_real.hipGraphAddEventRecordNode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22067,6 +22415,7 @@ hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t gra
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
@@ -22088,7 +22437,7 @@ hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *even
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventRecordNodeGetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventRecordNodeGetEvent", (void **)&hip_real.hipGraphEventRecordNodeGetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22126,6 +22475,7 @@ hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *even
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
@@ -22147,7 +22497,7 @@ hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventRecordNodeSetEvent", (void **)&hip_real.hipGraphEventRecordNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22185,6 +22535,7 @@ hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(349, tracer_depth, tracer_args.tracer_status);
@@ -22206,7 +22557,7 @@ hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGra
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecEventRecordNodeSetEvent", (void **)&hip_real.hipGraphExecEventRecordNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22247,6 +22598,7 @@ hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGra
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(350, tracer_depth, tracer_args.tracer_status);
@@ -22269,7 +22621,7 @@ hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEventWaitNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEventWaitNode", (void **)&hip_real.hipGraphAddEventWaitNode);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22315,6 +22667,7 @@ hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(351, tracer_depth, tracer_args.tracer_status);
@@ -22336,7 +22689,7 @@ hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventWaitNodeGetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventWaitNodeGetEvent", (void **)&hip_real.hipGraphEventWaitNodeGetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22374,6 +22727,7 @@ hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(352, tracer_depth, tracer_args.tracer_status);
@@ -22395,7 +22749,7 @@ hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) 
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventWaitNodeSetEvent", (void **)&hip_real.hipGraphEventWaitNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22433,6 +22787,7 @@ hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) 
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(353, tracer_depth, tracer_args.tracer_status);
@@ -22454,7 +22809,7 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecEventWaitNodeSetEvent", (void **)&hip_real.hipGraphExecEventWaitNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22495,6 +22850,7 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(354, tracer_depth, tracer_args.tracer_status);
@@ -22515,7 +22871,7 @@ hipError_t hipMemAddressFree(void *devPtr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAddressFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAddressFree", (void **)&hip_real.hipMemAddressFree);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22553,6 +22909,7 @@ hipError_t hipMemAddressFree(void *devPtr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(355, tracer_depth, tracer_args.tracer_status);
@@ -22574,7 +22931,7 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void 
   if (!tracer_real)
     tracer_real = (hip_hipMemAddressReserve_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAddressReserve", (void **)&hip_real.hipMemAddressReserve);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22619,6 +22976,7 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void 
                                           tracer_args.addr, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(356, tracer_depth, tracer_args.tracer_status);
@@ -22641,7 +22999,7 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
   if (!tracer_real)
     tracer_real = (hip_hipMemCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemCreate", (void **)&hip_real.hipMemCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22684,6 +23042,7 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(357, tracer_depth, tracer_args.tracer_status);
@@ -22708,7 +23067,7 @@ hipError_t hipMemExportToShareableHandle(void *shareableHandle,
   if (!tracer_real)
     tracer_real = (hip_hipMemExportToShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemExportToShareableHandle", (void **)&hip_real.hipMemExportToShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22751,6 +23110,7 @@ hipError_t hipMemExportToShareableHandle(void *shareableHandle,
                                           tracer_args.handleType, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(358, tracer_depth, tracer_args.tracer_status);
@@ -22771,7 +23131,7 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAccess", (void **)&hip_real.hipMemGetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22811,6 +23171,7 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
   tracer_args.tracer_result = tracer_real(tracer_args.flags, tracer_args.location, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(359, tracer_depth, tracer_args.tracer_status);
@@ -22833,7 +23194,7 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAllocationGranularity_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAllocationGranularity", (void **)&hip_real.hipMemGetAllocationGranularity);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22874,6 +23235,7 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
                                           tracer_args.option);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(360, tracer_depth, tracer_args.tracer_status);
@@ -22896,7 +23258,7 @@ hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAllocationPropertiesFromHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAllocationPropertiesFromHandle", (void **)&hip_real.hipMemGetAllocationPropertiesFromHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22934,6 +23296,7 @@ hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
   tracer_args.tracer_result = tracer_real(tracer_args.prop, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(361, tracer_depth, tracer_args.tracer_status);
@@ -22955,7 +23318,7 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
   if (!tracer_real)
     tracer_real = (hip_hipMemImportFromShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemImportFromShareableHandle", (void **)&hip_real.hipMemImportFromShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -22996,6 +23359,7 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
                                           tracer_args.shHandleType);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(362, tracer_depth, tracer_args.tracer_status);
@@ -23018,7 +23382,7 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
   if (!tracer_real)
     tracer_real = (hip_hipMemMap_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemMap", (void **)&hip_real.hipMemMap);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23063,6 +23427,7 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
                                           tracer_args.handle, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(363, tracer_depth, tracer_args.tracer_status);
@@ -23083,7 +23448,7 @@ hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
   if (!tracer_real)
     tracer_real = (hip_hipMemMapArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemMapArrayAsync", (void **)&hip_real.hipMemMapArrayAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23124,6 +23489,7 @@ hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(364, tracer_depth, tracer_args.tracer_status);
@@ -23144,7 +23510,7 @@ hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
   if (!tracer_real)
     tracer_real = (hip_hipMemRelease_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRelease", (void **)&hip_real.hipMemRelease);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23180,6 +23546,7 @@ hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(365, tracer_depth, tracer_args.tracer_status);
@@ -23200,7 +23567,7 @@ hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle,
   if (!tracer_real)
     tracer_real = (hip_hipMemRetainAllocationHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRetainAllocationHandle", (void **)&hip_real.hipMemRetainAllocationHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23238,6 +23605,7 @@ hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle,
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.addr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(366, tracer_depth, tracer_args.tracer_status);
@@ -23259,7 +23627,7 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
   if (!tracer_real)
     tracer_real = (hip_hipMemSetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemSetAccess", (void **)&hip_real.hipMemSetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23302,6 +23670,7 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(367, tracer_depth, tracer_args.tracer_status);
@@ -23322,7 +23691,7 @@ hipError_t hipMemUnmap(void *ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemUnmap_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemUnmap", (void **)&hip_real.hipMemUnmap);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23360,6 +23729,7 @@ hipError_t hipMemUnmap(void *ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(368, tracer_depth, tracer_args.tracer_status);
@@ -23381,7 +23751,7 @@ hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
   if (!tracer_real)
     tracer_real = (hip_hipGLGetDevices_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGLGetDevices", (void **)&hip_real.hipGLGetDevices);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23424,6 +23794,7 @@ hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
                                           tracer_args.hipDeviceCount, tracer_args.deviceList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(369, tracer_depth, tracer_args.tracer_status);
@@ -23447,7 +23818,7 @@ hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint bu
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsGLRegisterBuffer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsGLRegisterBuffer", (void **)&hip_real.hipGraphicsGLRegisterBuffer);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23488,6 +23859,7 @@ hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint bu
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(370, tracer_depth, tracer_args.tracer_status);
@@ -23510,7 +23882,7 @@ hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint ima
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsGLRegisterImage_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsGLRegisterImage", (void **)&hip_real.hipGraphicsGLRegisterImage);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23553,6 +23925,7 @@ hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint ima
                                           tracer_args.target, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(371, tracer_depth, tracer_args.tracer_status);
@@ -23574,7 +23947,7 @@ hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, 
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsMapResources_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsMapResources", (void **)&hip_real.hipGraphicsMapResources);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23615,6 +23988,7 @@ hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, 
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(372, tracer_depth, tracer_args.tracer_status);
@@ -23637,7 +24011,7 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsRe
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsSubResourceGetMappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsSubResourceGetMappedArray", (void **)&hip_real.hipGraphicsSubResourceGetMappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23680,6 +24054,7 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsRe
                                           tracer_args.arrayIndex, tracer_args.mipLevel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(373, tracer_depth, tracer_args.tracer_status);
@@ -23702,7 +24077,7 @@ hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsResourceGetMappedPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsResourceGetMappedPointer", (void **)&hip_real.hipGraphicsResourceGetMappedPointer);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23743,6 +24118,7 @@ hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
                                           tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(374, tracer_depth, tracer_args.tracer_status);
@@ -23765,7 +24141,7 @@ hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsUnmapResources_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsUnmapResources", (void **)&hip_real.hipGraphicsUnmapResources);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23806,6 +24182,7 @@ hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(375, tracer_depth, tracer_args.tracer_status);
@@ -23827,7 +24204,7 @@ hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsUnregisterResource_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsUnregisterResource", (void **)&hip_real.hipGraphicsUnregisterResource);
-  if (hip_nested(__builtin_return_address(0)) ||
+  if (hip_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
@@ -23863,6 +24240,7 @@ hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
   tracer_args.tracer_result = tracer_real(tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(376, tracer_depth, tracer_args.tracer_status);

@@ -6,6 +6,7 @@
  */
 #include "opencl_args.h"
 #include "opencl_tracepoints.h"
+#include "tracer_recording.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -415,7 +416,7 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
   if (!tracer_real)
     tracer_real = (opencl_clGetPlatformIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformIDs", (void **)&opencl_real.clGetPlatformIDs);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -456,6 +457,7 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
                                           tracer_args.num_platforms);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -478,7 +480,7 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clGetPlatformInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformInfo", (void **)&opencl_real.clGetPlatformInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -525,6 +527,7 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -547,7 +550,7 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceIDs", (void **)&opencl_real.clGetDeviceIDs);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -593,6 +596,7 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
                                           tracer_args.num_devices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
@@ -615,7 +619,7 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceInfo", (void **)&opencl_real.clGetDeviceInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -662,6 +666,7 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -684,7 +689,7 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubDevices_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevices", (void **)&opencl_real.clCreateSubDevices);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -730,6 +735,7 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
                                           tracer_args.num_devices_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -752,7 +758,7 @@ cl_int clRetainDevice(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDevice", (void **)&opencl_real.clRetainDevice);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -788,6 +794,7 @@ cl_int clRetainDevice(cl_device_id device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -808,7 +815,7 @@ cl_int clReleaseDevice(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDevice", (void **)&opencl_real.clReleaseDevice);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -844,6 +851,7 @@ cl_int clReleaseDevice(cl_device_id device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
@@ -865,7 +873,7 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clSetDefaultDeviceCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetDefaultDeviceCommandQueue", (void **)&opencl_real.clSetDefaultDeviceCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -906,6 +914,7 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
                                           tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -927,7 +936,7 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceAndHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceAndHostTimer", (void **)&opencl_real.clGetDeviceAndHostTimer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -968,6 +977,7 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
                                           tracer_args.host_timestamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -990,7 +1000,7 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
   if (!tracer_real)
     tracer_real = (opencl_clGetHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetHostTimer", (void **)&opencl_real.clGetHostTimer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1028,6 +1038,7 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.host_timestamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1052,7 +1063,7 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clCreateContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContext", (void **)&opencl_real.clCreateContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1085,6 +1096,7 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
                                           tracer_args.user_data, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1110,7 +1122,7 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
   if (!tracer_real)
     tracer_real = (opencl_clCreateContextFromType_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContextFromType", (void **)&opencl_real.clCreateContextFromType);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1141,6 +1153,7 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -1163,7 +1176,7 @@ cl_int clRetainContext(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainContext", (void **)&opencl_real.clRetainContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1199,6 +1212,7 @@ cl_int clRetainContext(cl_context context) {
   tracer_args.tracer_result = tracer_real(tracer_args.context);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -1219,7 +1233,7 @@ cl_int clReleaseContext(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseContext", (void **)&opencl_real.clReleaseContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1255,6 +1269,7 @@ cl_int clReleaseContext(cl_context context) {
   tracer_args.tracer_result = tracer_real(tracer_args.context);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -1276,7 +1291,7 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetContextInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetContextInfo", (void **)&opencl_real.clGetContextInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1323,6 +1338,7 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -1345,7 +1361,7 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
   if (!tracer_real)
     tracer_real = (opencl_clSetContextDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetContextDestructorCallback", (void **)&opencl_real.clSetContextDestructorCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1386,6 +1402,7 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
                                           tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -1408,7 +1425,7 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueueWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithProperties", (void **)&opencl_real.clCreateCommandQueueWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1437,6 +1454,7 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
                                           tracer_args.properties, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -1459,7 +1477,7 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandQueue", (void **)&opencl_real.clRetainCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1495,6 +1513,7 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -1515,7 +1534,7 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandQueue", (void **)&opencl_real.clReleaseCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1551,6 +1570,7 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -1573,7 +1593,7 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
   if (!tracer_real)
     tracer_real = (opencl_clGetCommandQueueInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandQueueInfo", (void **)&opencl_real.clGetCommandQueueInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1621,6 +1641,7 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -1643,7 +1664,7 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   if (!tracer_real)
     tracer_real = (opencl_clCreateBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBuffer", (void **)&opencl_real.clCreateBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1673,6 +1694,7 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
                                           tracer_args.host_ptr, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -1697,7 +1719,7 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubBuffer", (void **)&opencl_real.clCreateSubBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1728,6 +1750,7 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                           tracer_args.buffer_create_info, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -1751,7 +1774,7 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage", (void **)&opencl_real.clCreateImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1784,6 +1807,7 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
                                           tracer_args.host_ptr, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -1808,7 +1832,7 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
   if (!tracer_real)
     tracer_real = (opencl_clCreatePipe_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreatePipe", (void **)&opencl_real.clCreatePipe);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1842,6 +1866,7 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -1866,7 +1891,7 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
   if (!tracer_real)
     tracer_real = (opencl_clCreateBufferWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithProperties", (void **)&opencl_real.clCreateBufferWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1899,6 +1924,7 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -1924,7 +1950,7 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
   if (!tracer_real)
     tracer_real = (opencl_clCreateImageWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImageWithProperties", (void **)&opencl_real.clCreateImageWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -1960,6 +1986,7 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -1982,7 +2009,7 @@ cl_int clRetainMemObject(cl_mem memobj) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainMemObject", (void **)&opencl_real.clRetainMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2018,6 +2045,7 @@ cl_int clRetainMemObject(cl_mem memobj) {
   tracer_args.tracer_result = tracer_real(tracer_args.memobj);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2038,7 +2066,7 @@ cl_int clReleaseMemObject(cl_mem memobj) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseMemObject", (void **)&opencl_real.clReleaseMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2074,6 +2102,7 @@ cl_int clReleaseMemObject(cl_mem memobj) {
   tracer_args.tracer_result = tracer_real(tracer_args.memobj);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2096,7 +2125,7 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clGetSupportedImageFormats_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSupportedImageFormats", (void **)&opencl_real.clGetSupportedImageFormats);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2145,6 +2174,7 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
                                           tracer_args.image_formats, tracer_args.num_image_formats);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
@@ -2167,7 +2197,7 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
   if (!tracer_real)
     tracer_real = (opencl_clGetMemObjectInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemObjectInfo", (void **)&opencl_real.clGetMemObjectInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2214,6 +2244,7 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
@@ -2236,7 +2267,7 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
   if (!tracer_real)
     tracer_real = (opencl_clGetImageInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageInfo", (void **)&opencl_real.clGetImageInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2283,6 +2314,7 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
@@ -2305,7 +2337,7 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
   if (!tracer_real)
     tracer_real = (opencl_clGetPipeInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPipeInfo", (void **)&opencl_real.clGetPipeInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2352,6 +2384,7 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
@@ -2374,7 +2407,7 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
   if (!tracer_real)
     tracer_real = (opencl_clSetMemObjectDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorCallback", (void **)&opencl_real.clSetMemObjectDestructorCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2415,6 +2448,7 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
                                           tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -2435,7 +2469,7 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
   if (!tracer_real)
     tracer_real = (opencl_clSVMAlloc_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAlloc", (void **)&opencl_real.clSVMAlloc);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2478,6 +2512,7 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
                                           tracer_args.alignment);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -2499,7 +2534,7 @@ void clSVMFree(cl_context context, void *svm_pointer) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFree", (void **)&opencl_real.clSVMFree);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2537,6 +2572,7 @@ void clSVMFree(cl_context context, void *svm_pointer) {
   tracer_real(tracer_args.context, tracer_args.svm_pointer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -2558,7 +2594,7 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSamplerWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSamplerWithProperties", (void **)&opencl_real.clCreateSamplerWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2584,6 +2620,7 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -2606,7 +2643,7 @@ cl_int clRetainSampler(cl_sampler sampler) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSampler", (void **)&opencl_real.clRetainSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2642,6 +2679,7 @@ cl_int clRetainSampler(cl_sampler sampler) {
   tracer_args.tracer_result = tracer_real(tracer_args.sampler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -2662,7 +2700,7 @@ cl_int clReleaseSampler(cl_sampler sampler) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSampler", (void **)&opencl_real.clReleaseSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2698,6 +2736,7 @@ cl_int clReleaseSampler(cl_sampler sampler) {
   tracer_args.tracer_result = tracer_real(tracer_args.sampler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
@@ -2719,7 +2758,7 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetSamplerInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSamplerInfo", (void **)&opencl_real.clGetSamplerInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2766,6 +2805,7 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -2788,7 +2828,7 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithSource_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithSource", (void **)&opencl_real.clCreateProgramWithSource);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2819,6 +2859,7 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
@@ -2844,7 +2885,7 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithBinary_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBinary", (void **)&opencl_real.clCreateProgramWithBinary);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2881,6 +2922,7 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
@@ -2905,7 +2947,7 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithBuiltInKernels_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBuiltInKernels", (void **)&opencl_real.clCreateProgramWithBuiltInKernels);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2936,6 +2978,7 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
@@ -2959,7 +3002,7 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithIL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithIL", (void **)&opencl_real.clCreateProgramWithIL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -2987,6 +3030,7 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
@@ -3009,7 +3053,7 @@ cl_int clRetainProgram(cl_program program) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainProgram", (void **)&opencl_real.clRetainProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3045,6 +3089,7 @@ cl_int clRetainProgram(cl_program program) {
   tracer_args.tracer_result = tracer_real(tracer_args.program);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -3065,7 +3110,7 @@ cl_int clReleaseProgram(cl_program program) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseProgram", (void **)&opencl_real.clReleaseProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3101,6 +3146,7 @@ cl_int clReleaseProgram(cl_program program) {
   tracer_args.tracer_result = tracer_real(tracer_args.program);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -3122,7 +3168,7 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   if (!tracer_real)
     tracer_real = (opencl_clBuildProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clBuildProgram", (void **)&opencl_real.clBuildProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3170,6 +3216,7 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
                                           tracer_args.pfn_notify, tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -3193,7 +3240,7 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   if (!tracer_real)
     tracer_real = (opencl_clCompileProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCompileProgram", (void **)&opencl_real.clCompileProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3251,6 +3298,7 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
                                           tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -3275,7 +3323,7 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   if (!tracer_real)
     tracer_real = (opencl_clLinkProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLinkProgram", (void **)&opencl_real.clLinkProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3317,6 +3365,7 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
                                           tracer_args.user_data, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -3340,7 +3389,7 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
   if (!tracer_real)
     tracer_real = (opencl_clSetProgramReleaseCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramReleaseCallback", (void **)&opencl_real.clSetProgramReleaseCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3381,6 +3430,7 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
                                           tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -3402,7 +3452,7 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
   if (!tracer_real)
     tracer_real = (opencl_clSetProgramSpecializationConstant_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramSpecializationConstant", (void **)&opencl_real.clSetProgramSpecializationConstant);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3445,6 +3495,7 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
                                           tracer_args.spec_size, tracer_args.spec_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -3465,7 +3516,7 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
   if (!tracer_real)
     tracer_real = (opencl_clUnloadPlatformCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadPlatformCompiler", (void **)&opencl_real.clUnloadPlatformCompiler);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3501,6 +3552,7 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
   tracer_args.tracer_result = tracer_real(tracer_args.platform);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -3522,7 +3574,7 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetProgramInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramInfo", (void **)&opencl_real.clGetProgramInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3569,6 +3621,7 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -3592,7 +3645,7 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetProgramBuildInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramBuildInfo", (void **)&opencl_real.clGetProgramBuildInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3643,6 +3696,7 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -3664,7 +3718,7 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
   if (!tracer_real)
     tracer_real = (opencl_clCreateKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernel", (void **)&opencl_real.clCreateKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3690,6 +3744,7 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -3713,7 +3768,7 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
   if (!tracer_real)
     tracer_real = (opencl_clCreateKernelsInProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernelsInProgram", (void **)&opencl_real.clCreateKernelsInProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3756,6 +3811,7 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
                                           tracer_args.kernels, tracer_args.num_kernels_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -3777,7 +3833,7 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCloneKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCloneKernel", (void **)&opencl_real.clCloneKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3800,6 +3856,7 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   tracer_args.tracer_result = tracer_real(tracer_args.source_kernel, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -3822,7 +3879,7 @@ cl_int clRetainKernel(cl_kernel kernel) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainKernel", (void **)&opencl_real.clRetainKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3858,6 +3915,7 @@ cl_int clRetainKernel(cl_kernel kernel) {
   tracer_args.tracer_result = tracer_real(tracer_args.kernel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -3878,7 +3936,7 @@ cl_int clReleaseKernel(cl_kernel kernel) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseKernel", (void **)&opencl_real.clReleaseKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3914,6 +3972,7 @@ cl_int clReleaseKernel(cl_kernel kernel) {
   tracer_args.tracer_result = tracer_real(tracer_args.kernel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -3934,7 +3993,7 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArg_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArg", (void **)&opencl_real.clSetKernelArg);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -3977,6 +4036,7 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
                                           tracer_args.arg_size, tracer_args.arg_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -3997,7 +4057,7 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgSVMPointer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointer", (void **)&opencl_real.clSetKernelArgSVMPointer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4038,6 +4098,7 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
                                           tracer_args.arg_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
@@ -4059,7 +4120,7 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelExecInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfo", (void **)&opencl_real.clSetKernelExecInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4102,6 +4163,7 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                                           tracer_args.param_value_size, tracer_args.param_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
@@ -4123,7 +4185,7 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelInfo", (void **)&opencl_real.clGetKernelInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4170,6 +4232,7 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -4192,7 +4255,7 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelArgInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelArgInfo", (void **)&opencl_real.clGetKernelArgInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4243,6 +4306,7 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -4266,7 +4330,7 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelWorkGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelWorkGroupInfo", (void **)&opencl_real.clGetKernelWorkGroupInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4317,6 +4381,7 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -4341,7 +4406,7 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSubGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfo", (void **)&opencl_real.clGetKernelSubGroupInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4397,6 +4462,7 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -4418,7 +4484,7 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   if (!tracer_real)
     tracer_real = (opencl_clWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clWaitForEvents", (void **)&opencl_real.clWaitForEvents);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4456,6 +4522,7 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   tracer_args.tracer_result = tracer_real(tracer_args.num_events, tracer_args.event_list);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -4477,7 +4544,7 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
   if (!tracer_real)
     tracer_real = (opencl_clGetEventInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventInfo", (void **)&opencl_real.clGetEventInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4524,6 +4591,7 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -4545,7 +4613,7 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateUserEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateUserEvent", (void **)&opencl_real.clCreateUserEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4568,6 +4636,7 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
@@ -4590,7 +4659,7 @@ cl_int clRetainEvent(cl_event event) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainEvent", (void **)&opencl_real.clRetainEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4626,6 +4695,7 @@ cl_int clRetainEvent(cl_event event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -4646,7 +4716,7 @@ cl_int clReleaseEvent(cl_event event) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseEvent", (void **)&opencl_real.clReleaseEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4682,6 +4752,7 @@ cl_int clReleaseEvent(cl_event event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -4702,7 +4773,7 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
   if (!tracer_real)
     tracer_real = (opencl_clSetUserEventStatus_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetUserEventStatus", (void **)&opencl_real.clSetUserEventStatus);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4740,6 +4811,7 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.execution_status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -4761,7 +4833,7 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
   if (!tracer_real)
     tracer_real = (opencl_clSetEventCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetEventCallback", (void **)&opencl_real.clSetEventCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4804,6 +4876,7 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
                                           tracer_args.pfn_notify, tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -4826,7 +4899,7 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clGetEventProfilingInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventProfilingInfo", (void **)&opencl_real.clGetEventProfilingInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4873,6 +4946,7 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -4894,7 +4968,7 @@ cl_int clFlush(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clFlush_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFlush", (void **)&opencl_real.clFlush);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4930,6 +5004,7 @@ cl_int clFlush(cl_command_queue command_queue) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
@@ -4950,7 +5025,7 @@ cl_int clFinish(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clFinish_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinish", (void **)&opencl_real.clFinish);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -4986,6 +5061,7 @@ cl_int clFinish(cl_command_queue command_queue) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
@@ -5008,7 +5084,7 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBuffer", (void **)&opencl_real.clEnqueueReadBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5057,6 +5133,7 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5084,7 +5161,7 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBufferRect", (void **)&opencl_real.clEnqueueReadBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5147,6 +5224,7 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5172,7 +5250,7 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBuffer", (void **)&opencl_real.clEnqueueWriteBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5221,6 +5299,7 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5249,7 +5328,7 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBufferRect", (void **)&opencl_real.clEnqueueWriteBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5312,6 +5391,7 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5337,7 +5417,7 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueFillBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillBuffer", (void **)&opencl_real.clEnqueueFillBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5386,6 +5466,7 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5411,7 +5492,7 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBuffer", (void **)&opencl_real.clEnqueueCopyBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5460,6 +5541,7 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5487,7 +5569,7 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferRect", (void **)&opencl_real.clEnqueueCopyBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5547,6 +5629,7 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5572,7 +5655,7 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadImage", (void **)&opencl_real.clEnqueueReadImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5626,6 +5709,7 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5652,7 +5736,7 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteImage", (void **)&opencl_real.clEnqueueWriteImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5706,6 +5790,7 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5731,7 +5816,7 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueFillImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillImage", (void **)&opencl_real.clEnqueueFillImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5786,6 +5871,7 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -5810,7 +5896,7 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImage", (void **)&opencl_real.clEnqueueCopyImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5859,6 +5945,7 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5884,7 +5971,7 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyImageToBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImageToBuffer", (void **)&opencl_real.clEnqueueCopyImageToBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -5942,6 +6029,7 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -5966,7 +6054,7 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBufferToImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferToImage", (void **)&opencl_real.clEnqueueCopyBufferToImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6024,6 +6112,7 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -6048,7 +6137,7 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMapBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapBuffer", (void **)&opencl_real.clEnqueueMapBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6103,6 +6192,7 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -6131,7 +6221,7 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMapImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapImage", (void **)&opencl_real.clEnqueueMapImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6183,6 +6273,7 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -6210,7 +6301,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueUnmapMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueUnmapMemObject", (void **)&opencl_real.clEnqueueUnmapMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6252,6 +6343,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -6277,7 +6369,7 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemObjects_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjects", (void **)&opencl_real.clEnqueueMigrateMemObjects);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6330,6 +6422,7 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
@@ -6354,7 +6447,7 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueNDRangeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNDRangeKernel", (void **)&opencl_real.clEnqueueNDRangeKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6403,6 +6496,7 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -6428,7 +6522,7 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueNativeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNativeKernel", (void **)&opencl_real.clEnqueueNativeKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6489,6 +6583,7 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -6512,7 +6607,7 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMarkerWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarkerWithWaitList", (void **)&opencl_real.clEnqueueMarkerWithWaitList);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6556,6 +6651,7 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -6578,7 +6674,7 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueBarrierWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrierWithWaitList", (void **)&opencl_real.clEnqueueBarrierWithWaitList);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6622,6 +6718,7 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -6647,7 +6744,7 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFree", (void **)&opencl_real.clEnqueueSVMFree);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6703,6 +6800,7 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -6726,7 +6824,7 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemcpy_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpy", (void **)&opencl_real.clEnqueueSVMMemcpy);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6772,6 +6870,7 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -6796,7 +6895,7 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemFill_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFill", (void **)&opencl_real.clEnqueueSVMMemFill);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6842,6 +6941,7 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -6866,7 +6966,7 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMap", (void **)&opencl_real.clEnqueueSVMMap);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6921,6 +7021,7 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -6944,7 +7045,7 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMUnmap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmap", (void **)&opencl_real.clEnqueueSVMUnmap);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -6991,6 +7092,7 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -7015,7 +7117,7 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMigrateMem_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMigrateMem", (void **)&opencl_real.clEnqueueSVMMigrateMem);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7070,6 +7172,7 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -7092,7 +7195,7 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
   if (!tracer_real)
     tracer_real = (opencl_clGetExtensionFunctionAddressForPlatform_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddressForPlatform", (void **)&opencl_real.clGetExtensionFunctionAddressForPlatform);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7130,6 +7233,7 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
   tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.func_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -7153,7 +7257,7 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clSetCommandQueueProperty_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetCommandQueueProperty", (void **)&opencl_real.clSetCommandQueueProperty);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7196,6 +7300,7 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
                                           tracer_args.enable, tracer_args.old_properties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -7219,7 +7324,7 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage2D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage2D", (void **)&opencl_real.clCreateImage2D);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7258,6 +7363,7 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
                                           tracer_args.host_ptr, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
@@ -7283,7 +7389,7 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage3D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage3D", (void **)&opencl_real.clCreateImage3D);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7328,6 +7434,7 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
@@ -7350,7 +7457,7 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMarker_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarker", (void **)&opencl_real.clEnqueueMarker);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7388,6 +7495,7 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
@@ -7410,7 +7518,7 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitForEvents", (void **)&opencl_real.clEnqueueWaitForEvents);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7451,6 +7559,7 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
                                           tracer_args.event_list);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -7471,7 +7580,7 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueBarrier_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrier", (void **)&opencl_real.clEnqueueBarrier);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7507,6 +7616,7 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -7527,7 +7637,7 @@ cl_int clUnloadCompiler(void) {
   if (!tracer_real)
     tracer_real = (opencl_clUnloadCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadCompiler", (void **)&opencl_real.clUnloadCompiler);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7561,6 +7671,7 @@ cl_int clUnloadCompiler(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
@@ -7581,7 +7692,7 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
   if (!tracer_real)
     tracer_real = (opencl_clGetExtensionFunctionAddress_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddress", (void **)&opencl_real.clGetExtensionFunctionAddress);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7617,6 +7728,7 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.func_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
@@ -7639,7 +7751,7 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueue", (void **)&opencl_real.clCreateCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7668,6 +7780,7 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
                                           tracer_args.properties, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
@@ -7692,7 +7805,7 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSampler", (void **)&opencl_real.clCreateSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7723,6 +7836,7 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
@@ -7747,7 +7861,7 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueTask_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueTask", (void **)&opencl_real.clEnqueueTask);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7785,6 +7899,7 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7809,7 +7924,7 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandBufferKHR", (void **)&opencl_real.clCreateCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7837,6 +7952,7 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
                                           tracer_args.properties, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -7859,7 +7975,7 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clFinalizeCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinalizeCommandBufferKHR", (void **)&opencl_real.clFinalizeCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7895,6 +8011,7 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -7915,7 +8032,7 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandBufferKHR", (void **)&opencl_real.clRetainCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -7951,6 +8068,7 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -7971,7 +8089,7 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandBufferKHR", (void **)&opencl_real.clReleaseCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8007,6 +8125,7 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -8030,7 +8149,7 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCommandBufferKHR", (void **)&opencl_real.clEnqueueCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8081,6 +8200,7 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -8108,7 +8228,7 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandBarrierWithWaitListKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandBarrierWithWaitListKHR", (void **)&opencl_real.clCommandBarrierWithWaitListKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8159,6 +8279,7 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -8185,7 +8306,7 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferKHR", (void **)&opencl_real.clCommandCopyBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8251,6 +8372,7 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -8282,7 +8404,7 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferRectKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferRectKHR", (void **)&opencl_real.clCommandCopyBufferRectKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8360,6 +8482,7 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -8388,7 +8511,7 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferToImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferToImageKHR", (void **)&opencl_real.clCommandCopyBufferToImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8454,6 +8577,7 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -8481,7 +8605,7 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageKHR", (void **)&opencl_real.clCommandCopyImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8547,6 +8671,7 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
@@ -8576,7 +8701,7 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyImageToBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageToBufferKHR", (void **)&opencl_real.clCommandCopyImageToBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8642,6 +8767,7 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
@@ -8668,7 +8794,7 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   if (!tracer_real)
     tracer_real = (opencl_clCommandFillBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillBufferKHR", (void **)&opencl_real.clCommandFillBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8734,6 +8860,7 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
@@ -8760,7 +8887,7 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   if (!tracer_real)
     tracer_real = (opencl_clCommandFillImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillImageKHR", (void **)&opencl_real.clCommandFillImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8823,6 +8950,7 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
@@ -8854,7 +8982,7 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandNDRangeKernelKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandNDRangeKernelKHR", (void **)&opencl_real.clCommandNDRangeKernelKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8924,6 +9052,7 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
@@ -8948,7 +9077,7 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clGetCommandBufferInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandBufferInfoKHR", (void **)&opencl_real.clGetCommandBufferInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -8996,6 +9125,7 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -9018,7 +9148,7 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clUpdateMutableCommandsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUpdateMutableCommandsKHR", (void **)&opencl_real.clUpdateMutableCommandsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9056,6 +9186,7 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.mutable_config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -9078,7 +9209,7 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
   if (!tracer_real)
     tracer_real = (opencl_clGetMutableCommandInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMutableCommandInfoKHR", (void **)&opencl_real.clGetMutableCommandInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9125,6 +9256,7 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
@@ -9147,7 +9279,7 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
   if (!tracer_real)
     tracer_real = (opencl_clSetMemObjectDestructorAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorAPPLE", (void **)&opencl_real.clSetMemObjectDestructorAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9188,6 +9320,7 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
                                           tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
@@ -9209,7 +9342,7 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToSystemLogAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToSystemLogAPPLE", (void **)&opencl_real.clLogMessagesToSystemLogAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9251,6 +9384,7 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
@@ -9271,7 +9405,7 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToStdoutAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStdoutAPPLE", (void **)&opencl_real.clLogMessagesToStdoutAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9313,6 +9447,7 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
@@ -9333,7 +9468,7 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToStderrAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStderrAPPLE", (void **)&opencl_real.clLogMessagesToStderrAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9375,6 +9510,7 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
@@ -9394,7 +9530,7 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
   if (!tracer_real)
     tracer_real = (opencl_clIcdGetPlatformIDsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clIcdGetPlatformIDsKHR", (void **)&opencl_real.clIcdGetPlatformIDsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9435,6 +9571,7 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
                                           tracer_args.num_platforms);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
@@ -9458,7 +9595,7 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithILKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithILKHR", (void **)&opencl_real.clCreateProgramWithILKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9486,6 +9623,7 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
@@ -9508,7 +9646,7 @@ cl_int clTerminateContextKHR(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clTerminateContextKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clTerminateContextKHR", (void **)&opencl_real.clTerminateContextKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9544,6 +9682,7 @@ cl_int clTerminateContextKHR(cl_context context) {
   tracer_args.tracer_result = tracer_real(tracer_args.context);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
@@ -9566,7 +9705,7 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueueWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithPropertiesKHR", (void **)&opencl_real.clCreateCommandQueueWithPropertiesKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9594,6 +9733,7 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
                                           tracer_args.properties, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -9616,7 +9756,7 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDeviceEXT", (void **)&opencl_real.clReleaseDeviceEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9652,6 +9792,7 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -9672,7 +9813,7 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDeviceEXT", (void **)&opencl_real.clRetainDeviceEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9708,6 +9849,7 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -9730,7 +9872,7 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubDevicesEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevicesEXT", (void **)&opencl_real.clCreateSubDevicesEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9776,6 +9918,7 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
                                           tracer_args.num_devices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
@@ -9801,7 +9944,7 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemObjectEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjectEXT", (void **)&opencl_real.clEnqueueMigrateMemObjectEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9854,6 +9997,7 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
@@ -9878,7 +10022,7 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceImageInfoQCOM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceImageInfoQCOM", (void **)&opencl_real.clGetDeviceImageInfoQCOM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -9934,6 +10078,7 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
@@ -9957,7 +10102,7 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueAcquireGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireGrallocObjectsIMG", (void **)&opencl_real.clEnqueueAcquireGrallocObjectsIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10008,6 +10153,7 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -10031,7 +10177,7 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReleaseGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseGrallocObjectsIMG", (void **)&opencl_real.clEnqueueReleaseGrallocObjectsIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10082,6 +10228,7 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
@@ -10107,7 +10254,7 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueGenerateMipmapIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueGenerateMipmapIMG", (void **)&opencl_real.clEnqueueGenerateMipmapIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10166,6 +10313,7 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
@@ -10190,7 +10338,7 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSubGroupInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfoKHR", (void **)&opencl_real.clGetKernelSubGroupInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10246,6 +10394,7 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -10270,7 +10419,7 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSuggestedLocalWorkSizeKHR", (void **)&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10321,6 +10470,7 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
                                           tracer_args.suggested_local_work_size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -10345,7 +10495,7 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueAcquireExternalMemObjectsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10396,6 +10546,7 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -10420,7 +10571,7 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueReleaseExternalMemObjectsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10471,6 +10622,7 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -10494,7 +10646,7 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
   if (!tracer_real)
     tracer_real = (opencl_clGetSemaphoreHandleForTypeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreHandleForTypeKHR", (void **)&opencl_real.clGetSemaphoreHandleForTypeKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10543,6 +10695,7 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
                                           tracer_args.handle_ptr, tracer_args.handle_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -10566,7 +10719,7 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSemaphoreWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSemaphoreWithPropertiesKHR", (void **)&opencl_real.clCreateSemaphoreWithPropertiesKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10592,6 +10745,7 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
@@ -10618,7 +10772,7 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWaitSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitSemaphoresKHR", (void **)&opencl_real.clEnqueueWaitSemaphoresKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10671,6 +10825,7 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -10696,7 +10851,7 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSignalSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSignalSemaphoresKHR", (void **)&opencl_real.clEnqueueSignalSemaphoresKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10749,6 +10904,7 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -10772,7 +10928,7 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
   if (!tracer_real)
     tracer_real = (opencl_clGetSemaphoreInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreInfoKHR", (void **)&opencl_real.clGetSemaphoreInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10819,6 +10975,7 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -10840,7 +10997,7 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSemaphoreKHR", (void **)&opencl_real.clReleaseSemaphoreKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10876,6 +11033,7 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -10896,7 +11054,7 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSemaphoreKHR", (void **)&opencl_real.clRetainSemaphoreKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10932,6 +11090,7 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -10954,7 +11113,7 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clImportMemoryARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clImportMemoryARM", (void **)&opencl_real.clImportMemoryARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -10987,6 +11146,7 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
                                           tracer_args.size, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -11009,7 +11169,7 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
   if (!tracer_real)
     tracer_real = (opencl_clSVMAllocARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAllocARM", (void **)&opencl_real.clSVMAllocARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11052,6 +11212,7 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
                                           tracer_args.alignment);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -11073,7 +11234,7 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFreeARM", (void **)&opencl_real.clSVMFreeARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11111,6 +11272,7 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
   tracer_real(tracer_args.context, tracer_args.svm_pointer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -11134,7 +11296,7 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFreeARM", (void **)&opencl_real.clEnqueueSVMFreeARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11190,6 +11352,7 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -11213,7 +11376,7 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemcpyARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpyARM", (void **)&opencl_real.clEnqueueSVMMemcpyARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11268,6 +11431,7 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -11291,7 +11455,7 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemFillARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFillARM", (void **)&opencl_real.clEnqueueSVMMemFillARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11346,6 +11510,7 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -11369,7 +11534,7 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMapARM", (void **)&opencl_real.clEnqueueSVMMapARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11424,6 +11589,7 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -11447,7 +11613,7 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMUnmapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmapARM", (void **)&opencl_real.clEnqueueSVMUnmapARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11494,6 +11660,7 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -11515,7 +11682,7 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgSVMPointerARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointerARM", (void **)&opencl_real.clSetKernelArgSVMPointerARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11556,6 +11723,7 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
                                           tracer_args.arg_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -11577,7 +11745,7 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelExecInfoARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfoARM", (void **)&opencl_real.clSetKernelExecInfoARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11620,6 +11788,7 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
                                           tracer_args.param_value_size, tracer_args.param_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -11643,7 +11812,7 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateAcceleratorINTEL", (void **)&opencl_real.clCreateAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11674,6 +11843,7 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -11698,7 +11868,7 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
   if (!tracer_real)
     tracer_real = (opencl_clGetAcceleratorInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetAcceleratorInfoINTEL", (void **)&opencl_real.clGetAcceleratorInfoINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11745,6 +11915,7 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -11766,7 +11937,7 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainAcceleratorINTEL", (void **)&opencl_real.clRetainAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11802,6 +11973,7 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -11822,7 +11994,7 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseAcceleratorINTEL", (void **)&opencl_real.clReleaseAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11858,6 +12030,7 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -11879,7 +12052,7 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
   if (!tracer_real)
     tracer_real = (opencl_clHostMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clHostMemAllocINTEL", (void **)&opencl_real.clHostMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11910,6 +12083,7 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -11934,7 +12108,7 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clDeviceMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clDeviceMemAllocINTEL", (void **)&opencl_real.clDeviceMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -11967,6 +12141,7 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
                                           tracer_args.alignment, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -11991,7 +12166,7 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clSharedMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSharedMemAllocINTEL", (void **)&opencl_real.clSharedMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12024,6 +12199,7 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
                                           tracer_args.alignment, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -12046,7 +12222,7 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
   if (!tracer_real)
     tracer_real = (opencl_clMemFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemFreeINTEL", (void **)&opencl_real.clMemFreeINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12084,6 +12260,7 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -12104,7 +12281,7 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
   if (!tracer_real)
     tracer_real = (opencl_clMemBlockingFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemBlockingFreeINTEL", (void **)&opencl_real.clMemBlockingFreeINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12142,6 +12319,7 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -12164,7 +12342,7 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
   if (!tracer_real)
     tracer_real = (opencl_clGetMemAllocInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemAllocInfoINTEL", (void **)&opencl_real.clGetMemAllocInfoINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12215,6 +12393,7 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -12236,7 +12415,7 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgMemPointerINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgMemPointerINTEL", (void **)&opencl_real.clSetKernelArgMemPointerINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12277,6 +12456,7 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
                                           tracer_args.arg_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -12299,7 +12479,7 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemFillINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemFillINTEL", (void **)&opencl_real.clEnqueueMemFillINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12354,6 +12534,7 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -12377,7 +12558,7 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemcpyINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemcpyINTEL", (void **)&opencl_real.clEnqueueMemcpyINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12432,6 +12613,7 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -12455,7 +12637,7 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemAdviseINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemAdviseINTEL", (void **)&opencl_real.clEnqueueMemAdviseINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12508,6 +12690,7 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -12531,7 +12714,7 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemINTEL", (void **)&opencl_real.clEnqueueMigrateMemINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12584,6 +12767,7 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -12607,7 +12791,7 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemsetINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemsetINTEL", (void **)&opencl_real.clEnqueueMemsetINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12660,6 +12844,7 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -12684,7 +12869,7 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateBufferWithPropertiesINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithPropertiesINTEL", (void **)&opencl_real.clCreateBufferWithPropertiesINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12717,6 +12902,7 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -12744,7 +12930,7 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
   if (!tracer_real)
     tracer_real = (opencl_clGetImageRequirementsInfoEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageRequirementsInfoEXT", (void **)&opencl_real.clGetImageRequirementsInfoEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
+  if (opencl_nested(__builtin_return_address(0)) || tracer_recording_paused() ||
       !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
@@ -12802,6 +12988,7 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
