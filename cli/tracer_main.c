@@ -22,6 +22,7 @@
 #include "fork_listener.h"
 #include "launch.h"
 #include "run_record.h"
+#include "tracer_calibrate.h"
 #include "tracing_cost.h"
 #include "session.h"
 
@@ -227,20 +228,6 @@ static void mark_latest(const char *trace_dir) {
   free(home);
 }
 
-/* A run that measured the cost of tracing (runtime/tracer_calibration.c): the cache keeps
- * it for the next runs on this machine, the run record for `tracer -r`. */
-static void keep_calibration(const char *trace_dir, const struct tally *tally,
-                             struct run_record *run, bool replay) {
-  if (!tally->has_calibration || !run->present || run->event_ps)
-    return;
-  struct tracing_cost cost = {tally->calibration_event_ps, tally->calibration_byte_ps};
-  if (!replay) /* a replay may run on another machine */
-    tracing_cost_save(tally->clock_is_tsc ? "tsc" : "monotonic", &cost);
-  run->event_ps = cost.event_ps;
-  run->byte_ps = cost.byte_ps;
-  run_record_write(trace_dir, run);
-}
-
 static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
@@ -287,7 +274,6 @@ static int analyse(const struct options *o, const char *trace_dir) {
        * stream came after its last packet: the difference is reported unattributed. */
       if (run.discarded_events > tally.discarded)
         tally.discarded = run.discarded_events;
-      keep_calibration(trace_dir, &tally, &run, o->replay);
       if (o->json)
         tally_print_json(&tally, trace_dir, &run, out);
       else
@@ -476,6 +462,14 @@ static int run(const struct options *o) {
     mkdir_parents(home, 0700);
     free(home);
   }
+  /* What tracing costs on this machine, for the report: cached, or measured now (once per
+   * machine and clock, in a session of its own). */
+  struct tracing_cost cost = {0};
+  char *runtime_library = find_library("runtime");
+  char why[256];
+  if (!calibrate_cost(clock_plugin, runtime_library, &cost, why, sizeof why))
+    say(o, "cannot measure what tracing costs here: %s", why);
+  free(runtime_library);
   if (session_begin(&so, &session, &serr) != SESSION_OK) {
     error("%s", serr.message);
     rc = TRACER_EXIT_SESSION;
@@ -495,14 +489,6 @@ static int run(const struct options *o) {
     app_env[i] = session_env[i];
   if (app_env && fork_env)
     app_env[env_count++] = fork_env;
-  /* The cost of tracing on this machine: cached, or measured by this run's first process. */
-  struct tracing_cost cost = {0};
-  /* The TSC plugin falls back to the monotonic clock where the TSC is not the kernel's
-   * clocksource: then only a monotonic calibration exists. */
-  bool calibrated = (clock_plugin && tracing_cost_cached("tsc", &cost)) ||
-                    tracing_cost_cached("monotonic", &cost);
-  if (app_env && !calibrated)
-    app_env[env_count++] = "TRACER_CALIBRATE=1";
   char **collectors = collector_environment(o, names, libs, n);
   for (size_t i = 0; app_env && collectors && collectors[i]; i++)
     app_env[env_count++] = collectors[i];

@@ -285,6 +285,9 @@ static void read_stream(struct worker *w, size_t stream) {
       on_unfinished(t, info, ev);
     else if (info->role == EVENT_CLOCK_READ || info->role == EVENT_CALIBRATION)
       on_cost(t, info, ev);
+    if (info->role == EVENT_CLOCK_READ || info->role == EVENT_CALIBRATION ||
+        info->role == EVENT_CALIBRATION_SAMPLE)
+      t->own_events++;
     else if (info->role == EVENT_REGION || info->role == EVENT_PAUSED)
       on_region(t, info, ev);
     if ((++count & 0xffff) == 0) {
@@ -317,6 +320,7 @@ static void *worker_main(void *arg) {
 
 static int merge_into(struct tally *into, struct tally *from) {
   into->events += from->events;
+  into->own_events += from->own_events;
   if (from->has_clock_read && (!into->has_clock_read || from->clock_read_ns < into->clock_read_ns))
     into->clock_read_ns = from->clock_read_ns;
   into->has_clock_read |= from->has_clock_read;

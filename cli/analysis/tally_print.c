@@ -302,7 +302,8 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
                  "\"wall_ns\": %llu},\n",
             (unsigned long long)cost_ns, (unsigned long long)cost.event_ps,
             (unsigned long long)cost.byte_ps, (unsigned long long)(run ? run->wall_ns : 0));
-  fprintf(out, "  \"clock_read_ns\": %llu,\n", (unsigned long long)t->clock_read_ns);
+  fprintf(out, "  \"tracer_events\": %llu,\n  \"clock_read_ns\": %llu,\n",
+          (unsigned long long)t->own_events, (unsigned long long)t->clock_read_ns);
   fputs("  \"discarded_by_stream\": [", out);
   for (size_t i = 0; i < t->loss_count; i++) {
     fputs(i ? ", {\"stream\": " : "{\"stream\": ", out);
