@@ -457,9 +457,11 @@ int timeline_counter(struct timeline *tl, timeline_track track, uint64_t ts, dou
     return timeline_fail(tl, "Cannot add a counter value: track %llu is no counter",
                          (unsigned long long)track);
   counter_packet(&tl->part, &tl->packet, track, ts, value);
-  if (tl->part.events && tl->part.bytes + tl->packet.len + 8 > tl->options.split_bytes &&
-      next_part(tl))
-    return -1;
+  if (tl->part.events && tl->part.bytes + tl->packet.len + 8 > tl->options.split_bytes) {
+    if (next_part(tl)) /* which builds packets of its own: build this one again */
+      return -1;
+    counter_packet(&tl->part, &tl->packet, track, ts, value);
+  }
   tl->part.events++;
   tl->stats.counter_values++;
   json_counter(tl, t, ts, value);
