@@ -19,6 +19,7 @@
 #include "ctf.h"
 #include "event_map.h"
 #include "fork_listener.h"
+#include "gaps.h"
 #include "launch.h"
 #include "run_record.h"
 #include "session.h"
@@ -279,6 +280,26 @@ static int write_timeline(const struct options *o, const char *trace_dir,
   return 0;
 }
 
+static bool tally_has_device_work(const struct tally *tally) {
+  for (size_t i = 0; i < tally->backend_count; i++)
+    if (tally->backends[i].device_count)
+      return true;
+  return false;
+}
+
+/* After the tables: device use, copy/compute overlap and idle gaps (cli/analysis/gaps.c). */
+static int print_gaps(const struct ctf_trace *trace, const struct event_map *map, FILE *out) {
+  struct gap_report report;
+  char *msg = NULL;
+  int rc = gaps_analyse(trace, map, &report, &msg);
+  gaps_print_text(&report, out);
+  if (rc)
+    error("Part of the trace could not be read for the gaps: %s", msg ? msg : "");
+  free(msg);
+  gaps_free(&report);
+  return rc;
+}
+
 static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
@@ -329,6 +350,8 @@ static int analyse(const struct options *o, const char *trace_dir) {
         tally_print_json(&tally, trace_dir, &run, out);
       else
         tally_print_text(&tally, &run, out);
+      if (!o->json && tally_has_device_work(&tally) && print_gaps(trace, &map, out))
+        rc = TRACER_EXIT_ANALYSIS;
       if (tally.error) {
         error("Part of the trace could not be read; the tables count what could: %s",
               tally.error);
