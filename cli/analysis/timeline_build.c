@@ -7,10 +7,11 @@
 #include <string.h>
 
 #include "backends.h"
+#include "feed_pipe.h"
 #include "timeline_feed.h"
 #include "tracer_runtime.h"
 
-enum { MAX_PENDING = 4096, MAX_ALLOCATIONS = 1 << 20 };
+enum { MAX_PENDING = 4096, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64 };
 
 /* A call or a device command waiting for its other end of a flow. */
 struct pending {
@@ -38,6 +39,11 @@ struct build {
   uint64_t next_flow;
   struct allocation *allocations; /* open addressing by handle; owned */
   size_t allocation_cap, allocation_count;
+  struct recent_thread {
+    const char *host;
+    int64_t pid, tid;
+    timeline_track track;
+  } recent[RECENT_THREADS];
   struct process_memory {
     int64_t pid;
     const char *host;
@@ -205,18 +211,29 @@ static int track_memory(struct build *b, const struct feed_call *c,
   return timeline_counter(b->tl, m->counter, c->end, (double)m->bytes);
 }
 
-static int on_call(void *context, const struct feed_call *c) {
-  struct build *b = context;
-  const struct tracer_function_desc *fn = &c->desc->functions[c->function];
+/* The thread's track; the last few are remembered, since calls come in runs. */
+static timeline_track thread_track(struct build *b, const struct feed_call *c) {
+  struct recent_thread *r = &b->recent[(uint64_t)c->tid % RECENT_THREADS];
+  if (r->track && r->tid == c->tid && r->pid == c->pid && r->host == c->host)
+    return r->track;
   char name[64];
   snprintf(name, sizeof name, "thread %" PRId64, c->tid);
   timeline_track process = process_track(b, c->host, c->pid);
   timeline_track thread = timeline_thread(b->tl, process, c->pid, c->tid, name);
+  /* The host string belongs to the trace (its env), so its address is a fair key. */
+  *r = (struct recent_thread){c->host, c->pid, c->tid, thread};
+  return thread;
+}
+
+static int on_call(void *context, const struct feed_call *c) {
+  struct build *b = context;
+  const struct tracer_function_desc *fn = &c->desc->functions[c->function];
+  timeline_track thread = thread_track(b, c);
   if (!thread)
     return -1;
   struct timeline_slice s = {.track = thread, .start = c->start, .end = c->end,
-                             .name = fn->name, .category = c->desc->name, .args = c->args,
-                             .arg_count = c->arg_count};
+                             .name = fn->name, .args = c->args, .arg_count = c->arg_count,
+                             .stable_names = true};
   int kind = command_kind(fn->meaning);
   if (kind >= 0 && !c->failed) {
     s.flow_out = take(&b->devices, c->pid, kind, fn->name, c->start, false);
@@ -285,9 +302,16 @@ int timeline_build(const struct ctf_trace *trace, const struct event_map *map,
   }
   b->tl = tl;
   b->options = options;
-  struct feed_consumer consumer = {b, on_call, on_device, true};
+  struct feed_consumer consumer = {b, on_call, on_device, true}, upstream;
+  struct feed_pipe *pipe = NULL;
+  /* Reading the trace on this thread, the timeline's encoding and writing on another;
+   * both here when no thread can start. */
+  if (feed_pipe_open(&consumer, &pipe, &upstream))
+    upstream = consumer;
   struct feed_span span;
-  int rc = timeline_feed(trace, map, &consumer, &span, error);
+  int rc = timeline_feed(trace, map, &upstream, &span, error);
+  if (feed_pipe_close(pipe))
+    rc = -1;
   if (timeline_error(tl)[0]) {
     free(*error);
     *error = strdup(timeline_error(tl));

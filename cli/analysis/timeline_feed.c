@@ -67,12 +67,18 @@ static const char *keep_text(struct frame *fr, const char *s, size_t len) {
   return at;
 }
 
+/* Names are sorted by value (tracer_backend_desc.h). */
 static const char *status_name(const struct tracer_backend_desc *desc, int64_t value) {
   const struct tracer_names *n = desc ? desc->status_names : NULL;
-  for (uint32_t i = 0; n && i < n->count; i++)
-    if (n->values[i].value == value)
-      return n->values[i].name;
-  return NULL;
+  uint32_t lo = 0, hi = n ? n->count : 0;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (n->values[mid].value < value)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return n && lo < n->count && n->values[lo].value == value ? n->values[lo].name : NULL;
 }
 
 /* One payload field as an argument: integers, strings and one-element out values;
@@ -125,6 +131,11 @@ static void add_arg(struct frame *fr, const struct event_info *info, const char 
   fr->arg_count++;
 }
 
+static bool is_length(const char *name) {
+  size_t len = strlen(name);
+  return len > 7 && strcmp(name + len - 7, "_length") == 0;
+}
+
 static void add_fields(struct feed *f, struct frame *fr, const struct event_info *info,
                        const struct ctf_event *ev) {
   const struct ctf_event_class *c = ev->event_class;
@@ -133,10 +144,10 @@ static void add_fields(struct feed *f, struct frame *fr, const struct event_info
     return;
   for (size_t i = 0; i < c->field_count; i++) {
     const char *name = c->fields[i].name;
-    size_t len = strlen(name);
-    /* The ids and start are the slice's own; a sequence's length shows in its value. */
+    /* The ids and start are the slice's own; a sequence's length (a field named
+     * _<name>_length by LTTng) shows in its value. */
     if ((int)i == info->pid || (int)i == info->tid || (int)i == info->start ||
-        (len > 7 && strcmp(name + len - 7, "_length") == 0))
+        (name[0] == '_' && is_length(name)))
       continue;
     add_arg(fr, info, name, &f->values[i], (int)i == info->status);
   }
@@ -255,6 +266,8 @@ int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
   f->map = map;
   f->consumer = consumer;
   const struct ctf_event *ev;
+  const struct ctf_subtrace *subtrace = NULL;
+  const char *host = "unknown";
   enum ctf_status st;
   int rc = 0;
   while (rc == 0 && (st = ctf_merge_next(merge, &ev, &err)) != CTF_END) {
@@ -268,8 +281,11 @@ int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
       span->first = ns;
     span->last = ns;
     const struct event_info *info = &map->infos[ev->event_class->index];
-    const char *host = ctf_subtrace_env_string(ev->stream->subtrace, "hostname");
-    host = host ? host : "unknown";
+    if (ev->stream->subtrace != subtrace) { /* the env lookup is a search: once per change */
+      subtrace = ev->stream->subtrace;
+      host = ctf_subtrace_env_string(subtrace, "hostname");
+      host = host ? host : "unknown";
+    }
     switch (info->role) {
     case EVENT_ENTRY: on_entry(f, info, ev); break;
     case EVENT_EXIT:

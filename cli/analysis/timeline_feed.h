@@ -8,7 +8,9 @@
  * file changes. Multi-node runs: clock alignment between nodes belongs here too (a
  * per-host offset added to every time), before any consumer sees a time.
  *
- * Records and their strings are borrowed: valid during the callback only.
+ * Records and their strings are borrowed: valid during the callback only, except the
+ * names of arguments and functions, which live as long as the trace and the backends'
+ * descriptions (timeline_slice.stable_names).
  */
 #ifndef TRACER_TIMELINE_FEED_H
 #define TRACER_TIMELINE_FEED_H

@@ -11,7 +11,7 @@ void pb_free(struct pb *pb) {
   memset(pb, 0, sizeof *pb);
 }
 
-static bool reserve(struct pb *pb, size_t more) {
+bool pb_grow(struct pb *pb, size_t more) {
   if (pb->failed)
     return false;
   if (pb->len + more <= pb->cap)
@@ -38,31 +38,14 @@ static size_t varint_size(uint64_t v) {
   return n;
 }
 
-static void put_varint(struct pb *pb, uint64_t v) {
-  uint8_t *p = pb->data + pb->len;
-  while (v >= 0x80) {
-    *p++ = (uint8_t)(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = (uint8_t)v;
-  pb->len = (size_t)(p - pb->data);
-}
-
-void pb_varint(struct pb *pb, uint32_t field, uint64_t value) {
-  if (!reserve(pb, 20))
-    return;
-  put_varint(pb, (uint64_t)field << 3 | WIRE_VARINT);
-  put_varint(pb, value);
-}
-
 void pb_sint(struct pb *pb, uint32_t field, int64_t value) {
   pb_varint(pb, field, (uint64_t)value);
 }
 
 void pb_fixed64(struct pb *pb, uint32_t field, uint64_t value) {
-  if (!reserve(pb, 18))
+  if (!pb_reserve(pb, 18))
     return;
-  put_varint(pb, (uint64_t)field << 3 | WIRE_FIXED64);
+  pb_put_varint(pb, (uint64_t)field << 3 | WIRE_FIXED64);
   for (int i = 0; i < 8; i++)
     pb->data[pb->len++] = (uint8_t)(value >> (8 * i));
 }
@@ -74,10 +57,10 @@ void pb_double(struct pb *pb, uint32_t field, double value) {
 }
 
 void pb_bytes(struct pb *pb, uint32_t field, const void *data, size_t len) {
-  if (!reserve(pb, 20 + len))
+  if (!pb_reserve(pb, 20 + len))
     return;
-  put_varint(pb, (uint64_t)field << 3 | WIRE_BYTES);
-  put_varint(pb, len);
+  pb_put_varint(pb, (uint64_t)field << 3 | WIRE_BYTES);
+  pb_put_varint(pb, len);
   if (len)
     memcpy(pb->data + pb->len, data, len);
   pb->len += len;
@@ -88,9 +71,9 @@ void pb_string(struct pb *pb, uint32_t field, const char *s) {
 }
 
 size_t pb_begin(struct pb *pb, uint32_t field) {
-  if (!reserve(pb, 11))
+  if (!pb_reserve(pb, 11))
     return 0;
-  put_varint(pb, (uint64_t)field << 3 | WIRE_BYTES);
+  pb_put_varint(pb, (uint64_t)field << 3 | WIRE_BYTES);
   pb->data[pb->len++] = 0; /* the length, filled in by pb_end() */
   return pb->len;
 }
@@ -101,18 +84,18 @@ void pb_end(struct pb *pb, size_t mark) {
   size_t body = pb->len - mark;
   size_t size = varint_size(body);
   if (size > 1) {
-    if (!reserve(pb, size - 1))
+    if (!pb_reserve(pb, size - 1))
       return;
     memmove(pb->data + mark + size - 1, pb->data + mark, body);
   }
   size_t end = pb->len + size - 1;
   pb->len = mark - 1;
-  put_varint(pb, body);
+  pb_put_varint(pb, body);
   pb->len = end;
 }
 
 void pb_raw(struct pb *pb, const void *data, size_t len) {
-  if (!reserve(pb, len))
+  if (!pb_reserve(pb, len))
     return;
   memcpy(pb->data + pb->len, data, len);
   pb->len += len;

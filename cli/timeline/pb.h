@@ -27,7 +27,29 @@ struct pb {
 void pb_free(struct pb *pb);
 static inline void pb_reset(struct pb *pb) { pb->len = 0; }
 
-void pb_varint(struct pb *pb, uint32_t field, uint64_t value);
+/* Room for `more` bytes: false when out of memory (then pb->failed). */
+bool pb_grow(struct pb *pb, size_t more);
+static inline bool pb_reserve(struct pb *pb, size_t more) {
+  return (pb->len + more <= pb->cap && !pb->failed) || pb_grow(pb, more);
+}
+
+/* The hot path of every field, inline. */
+static inline void pb_put_varint(struct pb *pb, uint64_t v) {
+  uint8_t *p = pb->data + pb->len;
+  while (v >= 0x80) {
+    *p++ = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = (uint8_t)v;
+  pb->len = (size_t)(p - pb->data);
+}
+
+static inline void pb_varint(struct pb *pb, uint32_t field, uint64_t value) {
+  if (!pb_reserve(pb, 20))
+    return;
+  pb_put_varint(pb, (uint64_t)field << 3); /* wire type 0: varint */
+  pb_put_varint(pb, value);
+}
 void pb_sint(struct pb *pb, uint32_t field, int64_t value); /* int64 fields (two's complement) */
 void pb_fixed64(struct pb *pb, uint32_t field, uint64_t value);
 void pb_double(struct pb *pb, uint32_t field, double value);

@@ -294,11 +294,15 @@ static int next_part(struct timeline *tl) {
 
 /* ---- Events -------------------------------------------------------------------------- */
 
-static void put_args(struct pb *p, const struct timeline_arg *args, size_t count) {
+static void put_args(struct pb *p, const struct timeline_arg *args, size_t count,
+                     const uint64_t *name_iids) {
   for (size_t i = 0; i < count; i++) {
     const struct timeline_arg *a = &args[i];
     size_t m = pb_begin(p, EVENT_DEBUG_ANNOTATIONS);
-    pb_string(p, ANNOTATION_NAME, a->name);
+    if (name_iids[i])
+      pb_varint(p, ANNOTATION_NAME_IID, name_iids[i]);
+    else
+      pb_string(p, ANNOTATION_NAME, a->name);
     switch (a->kind) {
     case TIMELINE_ARG_INT: pb_sint(p, ANNOTATION_INT, a->v.i); break;
     case TIMELINE_ARG_UINT: pb_varint(p, ANNOTATION_UINT, a->v.u); break;
@@ -310,14 +314,25 @@ static void put_args(struct pb *p, const struct timeline_arg *args, size_t count
   }
 }
 
-/* A begin or instant event's packet: interned name, then the event. */
+enum { MAX_INTERNED_ARGS = 64 };
+
+/* A begin or instant event's packet: names first interned (in the packet's interned
+ * data), then the event. */
 static void event_packet(struct sink *sink, struct pb *p, uint64_t ts, int type,
                          timeline_track track, const char *name, const char *category,
                          const struct timeline_arg *args, size_t arg_count, uint64_t flow_out,
-                         uint64_t flow_in) {
+                         uint64_t flow_in, bool stable) {
   pb_reset(p);
   sink_packet_head(sink, p, ts, true);
-  uint64_t iid = sink_intern(sink, name, p);
+  size_t data = 0;
+  uint64_t iid = sink_intern(sink, name, false, stable, p, &data);
+  uint64_t arg_iids[MAX_INTERNED_ARGS];
+  if (arg_count > MAX_INTERNED_ARGS)
+    arg_count = MAX_INTERNED_ARGS;
+  for (size_t i = 0; i < arg_count; i++)
+    arg_iids[i] = sink_intern(sink, args[i].name, true, stable, p, &data);
+  if (data)
+    pb_end(p, data);
   size_t e = pb_begin(p, PACKET_TRACK_EVENT);
   pb_varint(p, EVENT_TYPE, (uint64_t)type);
   pb_varint(p, EVENT_TRACK_UUID, track);
@@ -327,7 +342,7 @@ static void event_packet(struct sink *sink, struct pb *p, uint64_t ts, int type,
     pb_string(p, EVENT_NAME_FIELD, name);
   if (category)
     pb_string(p, EVENT_CATEGORIES, category);
-  put_args(p, args, arg_count);
+  put_args(p, args, arg_count, arg_iids);
   if (flow_out)
     pb_fixed64(p, EVENT_FLOW_IDS, flow_out);
   if (flow_in)
@@ -348,7 +363,7 @@ static int write_slice(struct timeline *tl, struct sink *sink, timeline_track tr
                        const struct timeline_slice *s, bool may_split) {
   for (int attempt = 0;; attempt++) {
     event_packet(sink, &tl->packet, s->start, TYPE_SLICE_BEGIN, track, s->name, s->category,
-                 s->args, s->arg_count, s->flow_out, s->flow_in);
+                 s->args, s->arg_count, s->flow_out, s->flow_in, s->stable_names);
     end_packet(sink, &tl->packet2, s->end, track);
     uint64_t size = tl->packet.len + tl->packet2.len + 16;
     if (!may_split || attempt || sink->events == 0 ||
@@ -427,7 +442,7 @@ int timeline_instant(struct timeline *tl, timeline_track track, uint64_t ts, con
                          (unsigned long long)track, name);
   for (int attempt = 0;; attempt++) {
     event_packet(&tl->part, &tl->packet, ts, TYPE_INSTANT, track, name, NULL, args, arg_count,
-                 0, 0);
+                 0, 0, false);
     if (attempt || tl->part.events == 0 ||
         tl->part.bytes + tl->packet.len + 8 <= tl->options.split_bytes)
       break;

@@ -73,10 +73,14 @@ struct timeline_slice {
   uint64_t start, end;   /* ns, start <= end */
   const char *name;
   const char *category;  /* may be NULL */
-  const struct timeline_arg *args;
+  const struct timeline_arg *args; /* the first 64 are written */
   size_t arg_count;
   uint64_t flow_out;     /* a flow starting at this slice; 0: none */
   uint64_t flow_in;      /* a flow ending at this slice; 0: none */
+  /* The name and the args' names are strings whose address always holds the same
+   * text while the writer is open (static data, names owned by an open trace): they
+   * are then interned by address, without reading them. */
+  bool stable_names;
 };
 
 enum timeline_unit { TIMELINE_UNIT_COUNT, TIMELINE_UNIT_BYTES, TIMELINE_UNIT_NS };

@@ -42,6 +42,11 @@ struct intern_entry {
 struct intern {
   struct intern_entry *slots; /* owned */
   size_t cap, count;
+  /* Stable strings by address (timeline_slice.stable_names): direct-mapped. */
+  struct {
+    const char *address;
+    uint32_t iid;
+  } by_address[1024];
 };
 
 /* One output file of protobuf packets. */
@@ -52,7 +57,7 @@ struct sink {
   uint64_t bytes;     /* written or buffered so far */
   uint64_t events;    /* slices, instants and counters in this file */
   bool interning;     /* names by iid (parts) or inline (summary) */
-  struct intern names;
+  struct intern names, arg_names; /* event names; debug annotation names */
 };
 
 struct summary_slice {
@@ -90,9 +95,11 @@ int sink_flush(struct timeline *tl, struct sink *sink);
 int sink_packet(struct timeline *tl, struct sink *sink, const struct pb *packet);
 /* The packet's common head: sequence id and flags. */
 void sink_packet_head(struct sink *sink, struct pb *packet, uint64_t ts, bool has_ts);
-/* The iid of a name in this sink, adding it to the packet's interned data when new;
- * 0 when the name must be written inline. */
-uint64_t sink_intern(struct sink *sink, const char *name, struct pb *interned);
+/* The iid of an event name (arg: a debug annotation name) in this sink, adding it to
+ * the packet's interned data (*data: its InternedData message, opened on first need)
+ * when new; 0 when the name must be written inline. */
+uint64_t sink_intern(struct sink *sink, const char *name, bool arg, bool stable,
+                     struct pb *packet, size_t *data);
 void sink_track_descriptor(struct sink *sink, struct pb *packet, const struct track *t);
 void intern_free(struct intern *in);
 

@@ -18,6 +18,7 @@ enum {
   SEQ_NEEDS_INCREMENTAL_STATE = 2,
 
   INTERNED_EVENT_NAMES = 2, /* InternedData.event_names: EventName {iid = 1, name = 2} */
+  INTERNED_ANNOTATION_NAMES = 3, /* debug_annotation_names: DebugAnnotationName, same */
   EVENT_NAME_IID = 1,
   EVENT_NAME_NAME = 2,
 
@@ -45,6 +46,7 @@ enum {
   EVENT_FLOW_IDS = 47,             /* fixed64 */
   EVENT_TERMINATING_FLOW_IDS = 48, /* fixed64 */
 
+  ANNOTATION_NAME_IID = 1,
   ANNOTATION_UINT = 3,
   ANNOTATION_INT = 4,
   ANNOTATION_DOUBLE = 5,

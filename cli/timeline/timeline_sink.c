@@ -57,6 +57,7 @@ int sink_close(struct timeline *tl, struct sink *sink) {
   sink->fd = -1;
   pb_free(&sink->out);
   intern_free(&sink->names);
+  intern_free(&sink->arg_names);
   free(sink->path);
   sink->path = NULL;
   return rc;
@@ -105,10 +106,28 @@ static bool intern_grow(struct intern *in) {
   return true;
 }
 
-uint64_t sink_intern(struct sink *sink, const char *name, struct pb *interned) {
-  struct intern *in = &sink->names;
+static uint64_t sink_intern_text(struct sink *sink, struct intern *in, const char *name,
+                                 bool arg, struct pb *packet, size_t *data);
+
+uint64_t sink_intern(struct sink *sink, const char *name, bool arg, bool stable,
+                     struct pb *packet, size_t *data) {
+  struct intern *in = arg ? &sink->arg_names : &sink->names;
   if (!sink->interning)
     return 0;
+  size_t slot = ((uintptr_t)name >> 3) & 1023;
+  if (stable && in->by_address[slot].address == name)
+    return in->by_address[slot].iid;
+  uint64_t iid = sink_intern_text(sink, in, name, arg, packet, data);
+  if (stable && iid) {
+    in->by_address[slot].address = name;
+    in->by_address[slot].iid = (uint32_t)iid;
+  }
+  return iid;
+}
+
+static uint64_t sink_intern_text(struct sink *sink, struct intern *in, const char *name,
+                                 bool arg, struct pb *packet, size_t *data) {
+  (void)sink;
   uint64_t h = hash_name(name);
   if (in->cap) {
     for (size_t at = h & (in->cap - 1); in->slots[at].hash; at = (at + 1) & (in->cap - 1))
@@ -125,12 +144,12 @@ uint64_t sink_intern(struct sink *sink, const char *name, struct pb *interned) {
   while (in->slots[at].hash)
     at = (at + 1) & (in->cap - 1);
   in->slots[at] = (struct intern_entry){h, (uint32_t)++in->count, copy};
-  size_t data = pb_begin(interned, PACKET_INTERNED_DATA);
-  size_t entry = pb_begin(interned, INTERNED_EVENT_NAMES);
-  pb_varint(interned, EVENT_NAME_IID, in->count);
-  pb_string(interned, EVENT_NAME_NAME, name);
-  pb_end(interned, entry);
-  pb_end(interned, data);
+  if (!*data)
+    *data = pb_begin(packet, PACKET_INTERNED_DATA);
+  size_t entry = pb_begin(packet, arg ? INTERNED_ANNOTATION_NAMES : INTERNED_EVENT_NAMES);
+  pb_varint(packet, EVENT_NAME_IID, in->count);
+  pb_string(packet, EVENT_NAME_NAME, name);
+  pb_end(packet, entry);
   return in->count;
 }
 

@@ -141,12 +141,19 @@ static int read_descriptor(struct pftrace *t, struct span s, bool *bad) {
   return 0;
 }
 
-static void annotation(struct pft_slice *sl, struct span s, bool *bad) {
+static void annotation(struct pft_slice *sl, struct span s, const struct names *arg_names,
+                       bool *bad) {
   struct field f;
   char name[128] = "", value[160] = "";
   while (next(&s, &f, bad)) {
     switch (f.number) {
     case 10: copy_text(name, sizeof name, f.bytes); break;
+    case 1:
+      if (f.value < arg_names->cap && arg_names->name[f.value][0])
+        snprintf(name, sizeof name, "%s", arg_names->name[f.value]);
+      else
+        snprintf(name, sizeof name, "?iid%llu", (unsigned long long)f.value);
+      break;
     case 3: snprintf(value, sizeof value, "%llu", (unsigned long long)f.value); break;
     case 4: snprintf(value, sizeof value, "%lld", (long long)f.value); break;
     case 5: { double d; memcpy(&d, &f.value, sizeof d); snprintf(value, sizeof value, "%g", d); break; }
@@ -177,7 +184,7 @@ int pftrace_read(const char *path, struct pftrace *t, char *error, size_t error_
     return fail(error, error_size, "Cannot read %s", path);
   }
   fclose(file);
-  struct names names = {0};
+  struct names names = {0}, arg_names = {0};
   struct open_slice *open = NULL;
   size_t open_count = 0, open_cap = 0;
   int rc = 0;
@@ -199,10 +206,12 @@ int pftrace_read(const char *path, struct pftrace *t, char *error, size_t error_
       else if (f.number == 13 && (f.value & 1)) {
         for (size_t i = 0; i < names.cap; i++)
           names.name[i][0] = 0;
+        for (size_t i = 0; i < arg_names.cap; i++)
+          arg_names.name[i][0] = 0;
       } else if (f.number == 12) {
         struct span d = f.bytes;
         while (next(&d, &g, &bad)) {
-          if (g.number != 2)
+          if (g.number != 2 && g.number != 3)
             continue;
           struct span e = g.bytes;
           struct field h;
@@ -212,7 +221,7 @@ int pftrace_read(const char *path, struct pftrace *t, char *error, size_t error_
             if (h.number == 1) iid = h.value;
             else if (h.number == 2) text = h.bytes;
           }
-          name_set(&names, iid, text);
+          name_set(g.number == 2 ? &names : &arg_names, iid, text);
         }
       } else if (f.number == 60) {
         if (read_descriptor(t, f.bytes, &bad))
@@ -238,7 +247,7 @@ int pftrace_read(const char *path, struct pftrace *t, char *error, size_t error_
       case 44: memcpy(&value, &f.value, sizeof value); break;
       case 47: flow_out = f.value; break;
       case 48: flow_in = f.value; break;
-      case 4: annotation(&scratch, f.bytes, &bad); break;
+      case 4: annotation(&scratch, f.bytes, &arg_names, &bad); break;
       }
     }
     if (iid) {
@@ -293,6 +302,7 @@ int pftrace_read(const char *path, struct pftrace *t, char *error, size_t error_
     rc = fail(error, error_size, "%s: %zu slices begun and never ended", path, open_count);
   free(open);
   free(names.name);
+  free(arg_names.name);
   free(data);
   return rc;
 }

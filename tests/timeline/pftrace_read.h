@@ -18,8 +18,8 @@ struct pft_track {
 
 struct pft_slice {
   uint64_t track, start, end;
-  char name[256];
-  char args[512];     /* "name=value;..." in the order written */
+  char name[96];
+  char args[320];     /* "name=value;..." in the order written (cut when longer) */
   uint64_t flow_out, flow_in;
 };
 
