@@ -103,6 +103,16 @@ for calls in $small $big; do
   fi
   rm -rf "$trace" "$tmp/out.pftrace"
 done
+{
+  echo
+  echo "The timeline decodes every event's arguments (babeltrace2's dummy sink decodes them"
+  echo "too) and encodes them as slice details; reading and writing run on two threads"
+  echo "(cli/analysis/feed_pipe.c), so the wall-time ratio needs two free cores, which a"
+  echo "loaded machine does not give: the CPU ratio is the steadier figure. Peak memory is"
+  echo "the writer's fixed buffers plus the pages of the mapped trace files that the reader"
+  echo "has touched, which grow a little with the trace for babeltrace2 as well; nothing the"
+  echo "timeline keeps grows with the number of events (docs/timeline.md)."
+} >>"$report"
 cat "$report"
 if [ "$quick" != "--quick" ]; then
   cp "$report" "$here/TIMELINE.md"

@@ -226,6 +226,8 @@ static bool fits_after(uint64_t s2, uint64_t e2, uint64_t s, uint64_t e) {
 }
 
 static bool lane_fits(const struct lane *lane, uint64_t s, uint64_t e) {
+  if (s >= lane->latest_end) /* the common case: after everything on the lane */
+    return true;
   for (unsigned i = 0; i < lane->count; i++)
     if (!fits_after(lane->start[i], lane->end[i], s, e))
       return false;
@@ -236,6 +238,8 @@ static void lane_note(struct lane *lane, uint64_t s, uint64_t e) {
   lane->start[lane->next] = s;
   lane->end[lane->next] = e;
   lane->next = (lane->next + 1) % LANE_MEMORY;
+  if (e > lane->latest_end)
+    lane->latest_end = e;
   if (lane->count < LANE_MEMORY)
     lane->count++;
 }

@@ -17,6 +17,7 @@ struct lane {
   timeline_track uuid;
   uint64_t start[LANE_MEMORY], end[LANE_MEMORY];
   unsigned count, next;
+  uint64_t latest_end; /* of every slice placed: one starting there fits at once */
 };
 
 struct track {
