@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FEED_PIPE_SLOTS = 1024, PIPE_ARGS = 32, PIPE_TEXT = 1024, PIPE_NAME = 256 };
+enum { FEED_PIPE_SLOTS = 2048, PIPE_ARGS = 32, PIPE_TEXT = 1024, PIPE_NAME = 256 };
 /* Hysteresis, so that the two threads do not wake each other for every record: a full
  * ring's producer sleeps until half of it is free, an empty ring's consumer until
  * WAKE_BATCH records wait (or the feed ends). */
-enum { WAKE_BATCH = 128 };
+enum { WAKE_BATCH = 512 };
 
 struct record {
   bool device;

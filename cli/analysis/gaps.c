@@ -44,6 +44,7 @@ static void union_close(struct union_time *u) {
 
 struct queue_state {
   uint64_t id;
+  int64_t pid;
   struct union_time busy;
   uint64_t commands;
 };
@@ -63,6 +64,7 @@ struct pending {
   uint64_t start, end;
   size_t device;
   uint64_t queue;
+  int64_t pid;
   int kind;
 };
 
@@ -123,7 +125,7 @@ static void consume(struct analysis *a, const struct pending *p) {
   d->commands++;
   struct queue_state *q = NULL;
   for (size_t i = 0; i < d->queue_count && !q; i++)
-    if (d->queues[i].id == p->queue)
+    if (d->queues[i].id == p->queue && d->queues[i].pid == p->pid)
       q = &d->queues[i];
   if (!q) {
     struct queue_state *grown = realloc(d->queues, (d->queue_count + 1) * sizeof *grown);
@@ -135,6 +137,7 @@ static void consume(struct analysis *a, const struct pending *p) {
     q = &d->queues[d->queue_count++];
     memset(q, 0, sizeof *q);
     q->id = p->queue;
+    q->pid = p->pid;
   }
   union_add(&q->busy, p->start, p->end, &ignored);
   q->commands++;
@@ -171,7 +174,7 @@ static int on_device(void *context, const struct feed_device *dev) {
     consume(a, &p);
   }
   struct pending p = {dev->start, dev->end > dev->start ? dev->end : dev->start, device,
-                      dev->queue, dev->kind};
+                      dev->queue, dev->pid, dev->kind};
   size_t at = a->heap_count++;
   while (at > 0 && a->heap[(at - 1) / 2].start > p.start) {
     a->heap[at] = a->heap[(at - 1) / 2];
@@ -255,7 +258,7 @@ int gaps_analyse(const struct ctf_trace *trace, const struct event_map *map,
     for (size_t q = 0; out->queues && q < d->queue_count; q++) {
       union_close(&d->queues[q].busy);
       out->queues[q] = (struct gap_queue){d->queues[q].id, d->queues[q].busy.total,
-                                          d->queues[q].commands};
+                                          d->queues[q].commands, d->queues[q].pid};
     }
     out->queue_count = out->queues ? d->queue_count : 0;
     free(d->queues);
@@ -282,14 +285,15 @@ void gaps_print_text(const struct gap_report *r, FILE *out) {
     units_time(d->busy, busy, sizeof busy);
     fprintf(out, "\nDevice use (%s) | %s device on %s | run %s |\n\n", label, d->backend, d->host,
             wall_text);
-    fprintf(out, "%-20s | %9s | %11s | %8s |\n", "Queue", "Busy", "Utilisation", "Commands");
-    fprintf(out, "%-20s | %9s | %10.2f%% | %8llu |\n", "all queues", busy,
+    fprintf(out, "%-32s | %9s | %11s | %8s |\n", "Queue", "Busy", "Utilisation", "Commands");
+    fprintf(out, "%-32s | %9s | %10.2f%% | %8llu |\n", "all queues", busy,
             wall ? 100.0 * (double)d->busy / (double)wall : 0.0, (unsigned long long)d->commands);
     for (size_t q = 0; q < d->queue_count; q++) {
-      char name[32];
-      snprintf(name, sizeof name, "queue 0x%" PRIx64, d->queues[q].id);
+      char name[64];
+      snprintf(name, sizeof name, "queue 0x%" PRIx64 " (pid %" PRId64 ")", d->queues[q].id,
+               d->queues[q].pid);
       units_time(d->queues[q].busy, busy, sizeof busy);
-      fprintf(out, "%-20s | %9s | %10.2f%% | %8llu |\n", name, busy,
+      fprintf(out, "%-32s | %9s | %10.2f%% | %8llu |\n", name, busy,
               wall ? 100.0 * (double)d->queues[q].busy / (double)wall : 0.0,
               (unsigned long long)d->queues[q].commands);
     }

@@ -32,6 +32,7 @@ struct gap {
 
 struct gap_queue {
   uint64_t id, busy, commands;
+  int64_t pid;                 /* the process the queue belongs to */
 };
 
 struct gap_device {

@@ -252,9 +252,12 @@ static int on_device(void *context, const struct feed_device *d) {
   char device_name[128], queue_name[64], name[160];
   const char *backend = d->desc ? d->desc->name : "unknown";
   snprintf(device_name, sizeof device_name, "%s device", backend);
-  snprintf(queue_name, sizeof queue_name, "queue 0x%" PRIx64, d->queue);
+  snprintf(queue_name, sizeof queue_name, "queue 0x%" PRIx64 " (pid %" PRId64 ")", d->queue,
+           d->pid);
   timeline_track device = timeline_device(b->tl, timeline_host(b->tl, d->host), device_name);
-  timeline_track queue = timeline_queue(b->tl, device, d->queue, queue_name);
+  /* A queue is an address in its process: a forked child's may have its parent's. */
+  timeline_track queue = timeline_queue(b->tl, device, d->queue ^ (uint64_t)d->pid << 48,
+                                        queue_name);
   if (!queue)
     return -1;
   const char *function = NULL, *direction = NULL;

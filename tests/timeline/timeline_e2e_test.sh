@@ -16,7 +16,8 @@
 #    and ends at 0 (every app releases its buffers);
 #  - protoc --decode with cli/timeline/timeline.proto reads the file: as many events as
 #    the decoder found; the JSON timeline parses and holds one "X" event per slice;
-#  - tracer -r DIR -l FILE writes the same bytes again.
+#  - tracer -r DIR -l FILE writes the same bytes again; an unwritable FILE gives a
+#    message naming it and exit status 4.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../e2e/lib.sh
@@ -87,4 +88,10 @@ rc=0
 "$tracer" -q -r "$tmp/traced.trace" -l "$tmp/replay.pftrace" -j -o /dev/null 2>"$tmp/replay.err" || rc=$?
 expect_rc 0 replay
 cmp -s "$tmp/t.pftrace" "$tmp/replay.pftrace" || fail "tracer -r -l writes another timeline"
+# A timeline that cannot be written: a message naming the file, and the analysis status.
+rc=0
+"$tracer" -q -r "$tmp/traced.trace" -l "$tmp/no-such-dir/x.pftrace" -o /dev/null 2>"$tmp/bad.err" || rc=$?
+[ "$rc" -eq 4 ] || fail "an unwritable timeline gave exit status $rc, expected 4"
+grep -q "Cannot write the timeline: Cannot create the timeline: file=$tmp/no-such-dir/x.pftrace" \
+  "$tmp/bad.err" || fail "an unwritable timeline gave: $(cat "$tmp/bad.err")"
 echo "PASS: $e2e_name: ${mode_options:+$mode_options }$(basename "$app"): $slices slices, $counters counter values, $(grep -c '^track' "$tmp/dump.txt") tracks"
