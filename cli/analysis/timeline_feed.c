@@ -136,12 +136,33 @@ static bool is_length(const char *name) {
   return len > 7 && strcmp(name + len - 7, "_length") == 0;
 }
 
+/* The event's whole payload into f->values: false when it cannot be read. */
+static bool decode_all(struct feed *f, const struct ctf_event *ev) {
+  return ev->event_class->field_count <= MAX_FIELDS &&
+         ctf_event_decode_payload(ev, f->values, MAX_FIELDS, NULL) == CTF_OK;
+}
+
+static bool value_int(const struct feed *f, int field, int64_t *out) {
+  if (field < 0)
+    return false;
+  const struct ctf_value *v = &f->values[field];
+  if (v->kind != CTF_VALUE_SIGNED && v->kind != CTF_VALUE_UNSIGNED)
+    return false;
+  *out = v->kind == CTF_VALUE_SIGNED ? v->u.s : (int64_t)v->u.u;
+  return true;
+}
+
+/* The process and thread from decoded values, else from the contexts. */
+static bool decoded_ids(const struct feed *f, const struct event_info *info,
+                        const struct ctf_event *ev, int64_t *pid, int64_t *tid) {
+  return (value_int(f, info->pid, pid) && value_int(f, info->tid, tid)) ||
+         event_map_ids(f->map, info, ev, pid, tid);
+}
+
+/* The decoded payload as arguments. */
 static void add_fields(struct feed *f, struct frame *fr, const struct event_info *info,
                        const struct ctf_event *ev) {
   const struct ctf_event_class *c = ev->event_class;
-  if (c->field_count > MAX_FIELDS ||
-      ctf_event_decode_payload(ev, f->values, MAX_FIELDS, NULL) != CTF_OK)
-    return;
   for (size_t i = 0; i < c->field_count; i++) {
     const char *name = c->fields[i].name;
     /* The ids and start are the slice's own; a sequence's length (a field named
@@ -155,7 +176,7 @@ static void add_fields(struct feed *f, struct frame *fr, const struct event_info
 
 static void on_entry(struct feed *f, const struct event_info *info, const struct ctf_event *ev) {
   int64_t pid, tid;
-  if (!f->consumer->want_args || !event_map_ids(f->map, info, ev, &pid, &tid))
+  if (!f->consumer->want_args || !decode_all(f, ev) || !decoded_ids(f, info, ev, &pid, &tid))
     return;
   struct thread_stack *t = thread_of(f, pid, tid);
   if (!t || t->depth == MAX_DEPTH)
@@ -178,7 +199,7 @@ static int on_call(struct feed *f, const struct event_info *info, const struct c
                    const char *host) {
   struct feed_call call = {.host = host, .desc = info->desc, .function = info->function};
   uint64_t start;
-  bool ok;
+  bool ok, with_args = f->consumer->want_args && info->role == EVENT_EXIT;
   if (info->role == EVENT_CALL) {
     struct event_call packed;
     if (!event_map_call(info, ev, &packed))
@@ -190,6 +211,14 @@ static int on_call(struct feed *f, const struct event_info *info, const struct c
     call.status = packed.status;
     call.has_status = true;
     call.failed = (int32_t)packed.status != (int32_t)info->desc->success;
+  } else if (with_args) { /* one decoding for the times, the ids and the arguments */
+    int64_t value;
+    if (!decode_all(f, ev) || !value_int(f, info->start, &value) ||
+        !decoded_ids(f, info, ev, &call.pid, &call.tid))
+      return 0;
+    start = (uint64_t)value;
+    call.has_status = value_int(f, info->status, &call.status);
+    call.failed = call.has_status && call.status != info->desc->success;
   } else {
     start = (uint64_t)field_int(ev, info->start, &ok);
     if (!ok || !event_map_ids(f->map, info, ev, &call.pid, &call.tid))
@@ -203,7 +232,7 @@ static int on_call(struct feed *f, const struct event_info *info, const struct c
   call.end = to_ns(ev, ev->timestamp);
   struct frame *fr = &f->scratch;
   fr->arg_count = fr->text_used = 0;
-  if (f->consumer->want_args && info->role == EVENT_EXIT) {
+  if (with_args) {
     struct thread_stack *t = thread_of(f, call.pid, call.tid);
     /* Its entry is on top, unless entries were lost: then drop what is above it. */
     while (t && t->depth > 0) {
