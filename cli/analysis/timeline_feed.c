@@ -30,11 +30,30 @@ struct feed {
   size_t thread_count, last;
   struct ctf_value values[MAX_FIELDS];
   struct frame scratch;
+  const struct ctf_clock_class *clock; /* to_ns()'s reference */
+  uint64_t clock_base;
+  int64_t clock_base_ns;
+  double clock_scale;
 };
 
-static uint64_t to_ns(const struct ctf_event *ev, uint64_t value) {
+/* A clock value in ns since the clock's origin: ctf_clock_to_ns() (128-bit arithmetic)
+ * once per clock, then the distance from that reference scaled in double, which stays
+ * within a nanosecond for any trace's length. Multi-node clock alignment (not done)
+ * would add each host's offset here, before any consumer sees a time. */
+static uint64_t to_ns(struct feed *f, const struct ctf_event *ev, uint64_t value) {
   const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
-  return clock ? (uint64_t)ctf_clock_to_ns(clock, value) : value;
+  if (!clock)
+    return value;
+  if (clock != f->clock) {
+    f->clock = clock;
+    f->clock_base = value;
+    f->clock_base_ns = ctf_clock_to_ns(clock, value);
+    f->clock_scale = clock->frequency ? 1e9 / (double)clock->frequency : 1.0;
+  }
+  if (clock->frequency == 1000000000u)
+    return (uint64_t)(f->clock_base_ns + (int64_t)(value - f->clock_base));
+  double delta = (double)(int64_t)(value - f->clock_base) * f->clock_scale;
+  return (uint64_t)(f->clock_base_ns + (int64_t)(delta < 0 ? delta - 0.5 : delta + 0.5));
 }
 
 static struct thread_stack *thread_of(struct feed *f, int64_t pid, int64_t tid) {
@@ -228,8 +247,8 @@ static int on_call(struct feed *f, const struct event_info *info, const struct c
   }
   if (call.function < 0 || (uint32_t)call.function >= info->desc->function_count)
     return 0;
-  call.start = to_ns(ev, start);
-  call.end = to_ns(ev, ev->timestamp);
+  call.start = to_ns(f, ev, start);
+  call.end = to_ns(f, ev, ev->timestamp);
   struct frame *fr = &f->scratch;
   fr->arg_count = fr->text_used = 0;
   if (with_args) {
@@ -271,8 +290,8 @@ static int on_device(struct feed *f, const struct event_info *info, const struct
            backend.u.string.chars);
   d.desc = backends_find(backend_name);
   d.name = name.u.string.chars; /* NUL-terminated in the mapped stream */
-  d.start = to_ns(ev, start);
-  d.end = to_ns(ev, end);
+  d.start = to_ns(f, ev, start);
+  d.end = to_ns(f, ev, end);
   return f->consumer->device ? f->consumer->device(f->consumer->context, &d) : 0;
 }
 
@@ -305,7 +324,7 @@ int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
         *error = strdup(err.message); /* one stream failed; the others go on */
       continue;
     }
-    uint64_t ns = to_ns(ev, ev->timestamp);
+    uint64_t ns = to_ns(f, ev, ev->timestamp);
     if (span->events++ == 0)
       span->first = ns;
     span->last = ns;
