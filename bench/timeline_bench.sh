@@ -103,6 +103,13 @@ for calls in $small $big; do
   fi
   rm -rf "$trace" "$tmp/out.pftrace"
 done
+if [ -x "$build/bench/pb_compare" ]; then
+  {
+    echo
+    echo "Encoding one call's begin packet (five arguments), 5M times, into the same bytes"
+    echo "(bench/pb_compare.c): $("$build/bench/pb_compare")."
+  } >>"$report"
+fi
 {
   echo
   echo "The timeline decodes every event's arguments (babeltrace2's dummy sink decodes them"

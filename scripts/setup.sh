@@ -8,7 +8,7 @@ packages="
   libclang-19-dev clang-19 libomp-19-dev libclang-rt-19-dev
   libyaml-dev
   liblttng-ust-dev lttng-tools liblttng-ctl-dev babeltrace2 libbabeltrace2-dev
-  protobuf-compiler
+  protobuf-compiler protobuf-c-compiler libprotobuf-c-dev
   libze-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   mpich libmpich-dev openmpi-bin libopenmpi-dev
