@@ -156,7 +156,12 @@ static void annotation(struct pft_slice *sl, struct span s, const struct names *
       break;
     case 3: snprintf(value, sizeof value, "%llu", (unsigned long long)f.value); break;
     case 4: snprintf(value, sizeof value, "%lld", (long long)f.value); break;
-    case 5: { double d; memcpy(&d, &f.value, sizeof d); snprintf(value, sizeof value, "%g", d); break; }
+    case 5: {
+      double d;
+      memcpy(&d, &f.value, sizeof d);
+      snprintf(value, sizeof value, "%g", d);
+      break;
+    }
     case 6: copy_text(value, sizeof value, f.bytes); break;
     case 7: snprintf(value, sizeof value, "0x%llx", (unsigned long long)f.value); break;
     }
