@@ -20,6 +20,7 @@
 #include "ctf.h"
 #include "event_map.h"
 #include "fork_listener.h"
+#include "gaps.h"
 #include "launch.h"
 #include "run_record.h"
 #include "tracer_calibrate.h"
@@ -29,6 +30,8 @@
 #include <lttng/lttng.h>
 #include "tally.h"
 #include "tally_print.h"
+#include "timeline.h"
+#include "timeline_build.h"
 #include "trace_text.h"
 
 #ifndef TRACER_VERSION
@@ -60,6 +63,10 @@ struct options {
   const char *events;       /* -e: more event patterns */
   unsigned threads;
   uint64_t subbuf_size, subbuf_count; /* 0: the session's defaults */
+  bool timeline;            /* -l */
+  const char *timeline_path; /* -l FILE; NULL: timeline.pftrace in the trace folder */
+  bool timeline_json;       /* --timeline-format json */
+  uint64_t timeline_split;  /* --timeline-split; 0: the writer's default */
   char **app;               /* argv of the app */
 };
 
@@ -105,6 +112,14 @@ static const char usage[] =
     "      --start-paused     record nothing until the app resumes the recording (an\n"
     "                         API's own call for it: a spec's trace.resume)\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
+    "  -l, --timeline [FILE] also write a timeline for ui.perfetto.dev (Perfetto protobuf;\n"
+    "                         default: timeline.pftrace in the trace folder). Before an\n"
+    "                         app, FILE is taken only when it ends in .pftrace\n"
+    "      --timeline-format FORMAT  pftrace (default) or json: Chrome trace-event JSON\n"
+    "                         as well (FILE with .json)\n"
+    "      --timeline-split SIZE  start a new timeline file (FILE.part2.pftrace, ...)\n"
+    "                         before one passes SIZE (k, M or G suffix; default 2G),\n"
+    "                         with a summary of the whole run in FILE.summary.pftrace\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
     "      --check            run no app: say whether a trace would work here (LTTng,\n"
     "                         session daemon, trace clock, backends and the libraries\n"
@@ -228,6 +243,81 @@ static void mark_latest(const char *trace_dir) {
   free(home);
 }
 
+static bool has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* -l: the timeline of the trace, written beside it or to FILE. */
+static int write_timeline(const struct options *o, const char *trace_dir,
+                          const struct ctf_trace *trace, const struct event_map *map,
+                          const struct run_record *run) {
+  char path[PATH_MAX], json[PATH_MAX + 8], app[256] = "";
+  if (o->timeline_path)
+    snprintf(path, sizeof path, "%s", o->timeline_path);
+  else
+    snprintf(path, sizeof path, "%s/timeline.pftrace", trace_dir);
+  size_t stem = has_suffix(path, ".pftrace") ? strlen(path) - 8 : strlen(path);
+  snprintf(json, sizeof json, "%.*s.json", (int)stem, path);
+  if (run->present && run->command[0]) {
+    const char *end = strchr(run->command, ' ');
+    size_t len = end ? (size_t)(end - run->command) : strlen(run->command);
+    const char *slash = memrchr(run->command, '/', len);
+    const char *name = slash ? slash + 1 : run->command;
+    snprintf(app, sizeof app, "%.*s", (int)(run->command + len - name), name);
+  }
+  struct timeline_options options = {.path = path, .split_bytes = o->timeline_split,
+                                     .json_path = o->timeline_json ? json : NULL};
+  struct timeline *tl;
+  char message[512] = "";
+  char *msg = NULL;
+  int rc = timeline_open(&options, &tl);
+  if (rc == 0) {
+    struct timeline_build_options build = {.app_name = app[0] ? app : NULL};
+    rc = timeline_build(trace, map, tl, &build, &msg);
+  }
+  struct timeline_stats stats;
+  if (timeline_close(tl, &stats, message, sizeof message))
+    rc = -1;
+  if (rc) {
+    error("Cannot write the timeline: %s", msg ? msg : message);
+    free(msg);
+    return TRACER_EXIT_ANALYSIS;
+  }
+  free(msg);
+  say(o, "timeline: %s (%llu slices, %llu flows, %llu counter values, %.1f MiB)%s%s", path,
+      (unsigned long long)stats.slices, (unsigned long long)stats.flows,
+      (unsigned long long)stats.counter_values, (double)stats.bytes / (1 << 20),
+      stats.parts > 1 ? "; split into parts and a summary: " : "",
+      stats.parts > 1 ? "see --timeline-split" : "");
+  if (stats.parts > 1)
+    say(o, "timeline: %u parts (%.*s.partN.pftrace) and %.*s.summary.pftrace", stats.parts,
+        (int)stem, path, (int)stem, path);
+  if (o->timeline_json)
+    say(o, "timeline: %s (Chrome trace-event JSON)", json);
+  return 0;
+}
+
+static bool tally_has_device_work(const struct tally *tally) {
+  for (size_t i = 0; i < tally->backend_count; i++)
+    if (tally->backends[i].device_count)
+      return true;
+  return false;
+}
+
+/* After the tables: device use, copy/compute overlap and idle gaps (cli/analysis/gaps.c). */
+static int print_gaps(const struct ctf_trace *trace, const struct event_map *map, FILE *out) {
+  struct gap_report report;
+  char *msg = NULL;
+  int rc = gaps_analyse(trace, map, &report, &msg);
+  gaps_print_text(&report, out);
+  if (rc)
+    error("Part of the trace could not be read for the gaps: %s", msg ? msg : "");
+  free(msg);
+  gaps_free(&report);
+  return rc;
+}
+
 static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
@@ -278,6 +368,8 @@ static int analyse(const struct options *o, const char *trace_dir) {
         tally_print_json(&tally, trace_dir, &run, out);
       else
         tally_print_text(&tally, &run, out);
+      if (!o->json && tally_has_device_work(&tally) && print_gaps(trace, &map, out))
+        rc = TRACER_EXIT_ANALYSIS;
       if (tally.error) {
         error("Part of the trace could not be read; the tables count what could: %s",
               tally.error);
@@ -285,6 +377,11 @@ static int analyse(const struct options *o, const char *trace_dir) {
       }
     }
     tally_free(&tally);
+  }
+  if (o->timeline) {
+    int timeline_rc = write_timeline(o, trace_dir, trace, &map, &run);
+    if (timeline_rc)
+      rc = timeline_rc;
   }
   if (out != stdout && fclose(out) != 0) {
     error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
@@ -606,7 +703,9 @@ int main(int argc, char **argv) {
     OPT_BUFFER_COUNT,
     OPT_CLOCK,
     OPT_CHECK,
-    OPT_START_PAUSED
+    OPT_START_PAUSED,
+    OPT_TIMELINE_FORMAT,
+    OPT_TIMELINE_SPLIT
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -624,6 +723,9 @@ int main(int argc, char **argv) {
       {"start-paused", no_argument, NULL, OPT_START_PAUSED},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
       {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
+      {"timeline", optional_argument, NULL, 'l'},
+      {"timeline-format", required_argument, NULL, OPT_TIMELINE_FORMAT},
+      {"timeline-split", required_argument, NULL, OPT_TIMELINE_SPLIT},
       {"quiet", no_argument, NULL, 'q'},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
@@ -631,7 +733,7 @@ int main(int argc, char **argv) {
   struct options o = {.mode = MODE_DEFAULT};
   int c;
   /* '+': options end at the app's name, so the app's own options stay its own. */
-  while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::qhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::l::qhV", longopts, NULL)) != -1) {
     switch (c) {
     case 't': o.text = true; break;
     case 'j': o.json = true; break;
@@ -658,6 +760,39 @@ int main(int argc, char **argv) {
       else if (optind < argc && argv[optind][0] != '-')
         o.replay_dir = argv[optind++];
       break;
+    case 'l':
+      o.timeline = true;
+      if (optarg)
+        o.timeline_path = optarg;
+      else if (optind < argc && argv[optind][0] != '-' &&
+               (o.replay || has_suffix(argv[optind], ".pftrace")))
+        o.timeline_path = argv[optind++];
+      break;
+    case OPT_TIMELINE_FORMAT:
+      if (strcmp(optarg, "json") != 0 && strcmp(optarg, "pftrace") != 0) {
+        error("Unknown timeline format: %s (use pftrace or json)", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.timeline = true;
+      o.timeline_json = strcmp(optarg, "json") == 0;
+      break;
+    case OPT_TIMELINE_SPLIT: {
+      char *end;
+      uint64_t v = strtoull(optarg, &end, 10);
+      if (*end == 'k' || *end == 'K')
+        v <<= 10, end++;
+      else if (*end == 'M')
+        v <<= 20, end++;
+      else if (*end == 'G')
+        v <<= 30, end++;
+      if (*end || v < 4096) {
+        error("--timeline-split wants a size of at least 4k, got %s", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.timeline = true;
+      o.timeline_split = v;
+      break;
+    }
     case OPT_BLOCKING: o.blocking = true; break;
     case OPT_START_PAUSED: o.start_paused = true; break;
     case OPT_CLOCK:
