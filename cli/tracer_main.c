@@ -581,7 +581,15 @@ static int run(const struct options *o) {
   size_t env_count = 0;
   while (session_env && session_env[env_count])
     env_count++;
-  const char **app_env = calloc(env_count + n + 4, sizeof *app_env);
+  /* What the backends' own libraries need in the app's environment (the specs'
+   * trace.environment), unless the user set it. */
+  size_t backend_env_count = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    for (size_t k = 0; b && b->environment && b->environment[k]; k++)
+      backend_env_count++;
+  }
+  const char **app_env = calloc(env_count + n + backend_env_count + 4, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
@@ -591,6 +599,16 @@ static int run(const struct options *o) {
     app_env[env_count++] = collectors[i];
   if (app_env && o->start_paused)
     app_env[env_count++] = "TRACER_START_PAUSED=1";
+  for (size_t i = 0; app_env && i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    for (size_t k = 0; b && b->environment && b->environment[k]; k++) {
+      const char *entry = b->environment[k];
+      char name[128];
+      snprintf(name, sizeof name, "%.*s", (int)strcspn(entry, "="), entry);
+      if (!getenv(name))
+        app_env[env_count++] = entry;
+    }
+  }
   struct launch_request req = {
       .argv = (const char *const *)o->app,
       .preload_libraries = (const char *const *)libs,

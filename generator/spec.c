@@ -12,7 +12,7 @@ static const char *const spec_keys[] = {
     "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
                                          "commands", "calls", "device_times",
-                                         "dispatch_tables", "templates", "exports",
+                                         "dispatch_tables", "templates", "exports", "environment",
                                          "pause", "resume", "regions", "load_through",
                                          "callbacks", "scope", "rows", NULL};
 static const char *const scope_keys[] = {"endpoint", "begin", NULL};
@@ -307,6 +307,16 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   }
   rc |= read_list(y, yamldoc_get(y, n, "templates"), "templates", false, &t->templates, d);
   rc |= read_list(y, yamldoc_get(y, n, "exports"), "exports", false, &t->exports, d);
+  rc |= read_list(y, yamldoc_get(y, n, "environment"), "environment", false, &t->environment,
+                  d);
+  for (size_t i = 0; i < t->environment.len; i++) {
+    const struct spec_string *e = t->environment.items[i];
+    const char *eq = strchr(e->value, '=');
+    if (!eq || eq == e->value || strpbrk(e->value, "\"\\"))
+      rc |= diag_error_at(d, y->path, e->loc.line, e->loc.column,
+                          "Cannot read trace.environment: entry=%s is not NAME=VALUE",
+                          e->value);
+  }
   rc |= read_list(y, yamldoc_get(y, n, "pause"), "pause", true, &t->pause, d);
   rc |= read_list(y, yamldoc_get(y, n, "resume"), "resume", true, &t->resume, d);
   yaml_node_t *regions = yamldoc_get(y, n, "regions");
@@ -521,6 +531,7 @@ void spec_free(struct spec *s) {
   ptrvec_free(&s->trace.calls);
   free_strings(&s->trace.templates);
   free_strings(&s->trace.exports);
+  free_strings(&s->trace.environment);
   free_patterns(&s->trace.pause);
   free_patterns(&s->trace.resume);
   free_patterns(&s->trace.region_open);

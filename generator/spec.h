@@ -89,6 +89,9 @@ struct spec_trace {
    * interposer) and extra symbols it exports (a tool's entry point). */
   struct ptrvec templates;    /* struct spec_string*: template names, "collector.c" */
   struct ptrvec exports;      /* struct spec_string* */
+  /* NAME=VALUE entries the tracer sets for the app when it traces this backend (unless
+   * the user set NAME): what the API's own library needs to load or use the backend's. */
+  struct ptrvec environment;  /* struct spec_string* */
   /* Calls that pause and resume the recording of every backend. */
   struct ptrvec pause, resume; /* struct spec_pattern* */
   /* Named regions (trace.regions): calls that open one on the calling thread, named by a
