@@ -651,10 +651,12 @@ static enum session_status daemon_lost(struct session *session, int rc,
   }
   return session_fail(error, SESSION_ERR_DAEMON,
                       "Cannot stop tracing: session=%s: the session daemon (lttng-sessiond, "
-                      "%s) %s during the run (killed or crashed?): the events still in its "
-                      "buffers are lost; %s holds at most what its consumer wrote before",
+                      "%s) %s during the run: the events still in its buffers are lost; %s "
+                      "holds at most what its consumer wrote before",
                       session->name, pid_text,
-                      running ? "lost the session" : "ended", session->output_dir);
+                      running ? "no longer knows the session (someone destroyed it)"
+                              : "ended (killed or crashed)",
+                      session->output_dir);
 }
 
 /* Undoes what establish() did, every step tried even when one fails; the first failure

@@ -188,7 +188,7 @@ daemon_killed)
   d=$jobs_dir/killed
   sed 's/^/    tracer: /' "$d/err"
   check_eq "tracer exit" 3 "$(cat "$d/rc")"
-  if grep -q "the session daemon (lttng-sessiond, pid $daemon) ended during the run" "$d/err" &&
+  if grep -q "the session daemon (lttng-sessiond, pid $daemon) ended (killed or crashed) during the run" "$d/err" &&
     grep -q "the events still in its buffers are lost" "$d/err"; then
     ok "the message names the daemon (pid $daemon) and the lost events"
   else
