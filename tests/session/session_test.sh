@@ -105,6 +105,14 @@ basic)
       echo "ok: session $name destroyed"
     fi
   fi
+  # The tracer ignores SIGPIPE (a daemon that dies must not kill it); the app gets the
+  # disposition the tracer was started with.
+  check_eq "app's SIGPIPE as the tracer's caller left it" default \
+    "$(info "$work/report" SIGPIPE)"
+  (trap '' PIPE; run_driver -o "$work/trace-pipe" -- "$app" --events 1 \
+    --report "$work/report-pipe" >/dev/null 2>&1)
+  check_eq "app's SIGPIPE ignored when the caller ignored it" ignored \
+    "$(info "$work/report-pipe" SIGPIPE)"
   # A user who set the register timeout keeps it.
   LTTNG_UST_REGISTER_TIMEOUT=1234 run_driver -o "$work/trace2" -- "$app" --events 1 \
     --report "$work/report2" >/dev/null 2>&1
