@@ -355,7 +355,7 @@ void session_reap_stale(void)
   int watch = daemon_watchdog_arm(
       timeout_ms,
       "Cannot destroy the sessions of killed tracers: the session daemon (lttng-sessiond, "
-      "pid %ld) did not answer within %d ms; the app was not started",
+      "pid %ld) did not answer within %d ms; no app was started",
       (long)session_daemon_reached_pid(), timeout_ms);
   char host[256] = "";
   gethostname(host, sizeof host - 1);
