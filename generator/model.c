@@ -143,4 +143,12 @@ void model_free(struct model *m) {
     free(c);
   }
   ptrvec_free(&m->constants);
+  for (size_t i = 0; i < m->runtime_macros.len; i++) {
+    struct model_runtime_macro *r = m->runtime_macros.items[i];
+    free(r->name);
+    free(r->definition);
+    free(r->header);
+    free(r);
+  }
+  ptrvec_free(&m->runtime_macros);
 }

@@ -136,6 +136,16 @@ struct model_constant {
   char *definition; /* the macro's replacement text as written */
 };
 
+/* A selected macro whose value is only known at run time: a function call, or a call and
+ * a global in one comma expression (a library that initializes itself on first use). It
+ * is no constant, so the model notes it instead. */
+struct model_runtime_macro {
+  char *name;
+  char *definition; /* the replacement text as written */
+  char *header;     /* as an #include names it */
+  unsigned line;
+};
+
 struct model {
   char *backend, *description, *spec_path;
   char *library, *collector; /* exactly one is set */
@@ -146,6 +156,7 @@ struct model {
   struct ptrvec enums;             /* struct model_enum* */
   struct ptrvec records;           /* struct model_record* */
   struct ptrvec constants;         /* struct model_constant* */
+  struct ptrvec runtime_macros;    /* struct model_runtime_macro*: left out of constants */
 };
 
 void model_type_free(struct model_type *t);

@@ -326,6 +326,24 @@ static void write_constants(struct writer *w, const struct model *m) {
   seq_end(w);
 }
 
+/* Written only when there are some, so models of other APIs keep their shape. */
+static void write_runtime_macros(struct writer *w, const struct model *m) {
+  if (m->runtime_macros.len == 0)
+    return;
+  scalar(w, "runtime_macros");
+  seq_start(w, false);
+  for (size_t i = 0; i < m->runtime_macros.len; i++) {
+    const struct model_runtime_macro *r = m->runtime_macros.items[i];
+    map_start(w, true);
+    key_string(w, "name", r->name);
+    key_string(w, "definition", r->definition);
+    key_string(w, "header", r->header);
+    key_int(w, "line", r->line);
+    map_end(w);
+  }
+  seq_end(w);
+}
+
 static void write_counts(struct writer *w, const struct model *m) {
   scalar(w, "counts");
   map_start(w, true);
@@ -376,6 +394,7 @@ char *model_write_yaml(const struct model *m, struct diag *d) {
   write_enums(&w, m);
   write_records(&w, m);
   write_constants(&w, m);
+  write_runtime_macros(&w, m);
   map_end(&w);
   yaml_document_end_event_initialize(&ev, 1);
   emit(&w, &ev);

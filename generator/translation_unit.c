@@ -88,6 +88,15 @@ int tu_config_init(struct tu_config *cfg, const struct spec *s, struct diag *d) 
   ptrvec_push(&cfg->args, xstrdup("-xc"));
   for (size_t i = 0; i < s->include_dirs.len; i++)
     ptrvec_push(&cfg->args, xasprintf("-I%s", (char *)cfg->search_dirs.items[i]));
+  /* Generated code is built with NDEBUG (CMake's release flags): the model must see the
+   * declarations that code sees, so every parse and every --print-cflags has it too. */
+  bool ndebug = false;
+  for (size_t i = 0; i < s->defines.len; i++) {
+    struct spec_string *def = s->defines.items[i];
+    ndebug |= strcmp(def->value, "NDEBUG") == 0 || str_starts_with(def->value, "NDEBUG=");
+  }
+  if (!ndebug)
+    ptrvec_push(&cfg->args, xstrdup("-DNDEBUG"));
   for (size_t i = 0; i < s->defines.len; i++) {
     struct spec_string *def = s->defines.items[i];
     ptrvec_push(&cfg->args, xasprintf("-D%s", def->value));
@@ -117,10 +126,16 @@ int tu_parse(CXIndex index, const struct tu_config *cfg, const char *extra, bool
   unsigned options = CXTranslationUnit_DetailedPreprocessingRecord |
                      CXTranslationUnit_SkipFunctionBodies |
                      CXTranslationUnit_KeepGoing;
+  /* Every error counts (the constants probe drops each failing line): no error limit. */
+  struct ptrvec args = {0};
+  for (size_t i = 0; i < cfg->args.len; i++)
+    ptrvec_push(&args, cfg->args.items[i]);
+  ptrvec_push(&args, (void *)"-ferror-limit=0");
   CXTranslationUnit tu = NULL;
   enum CXErrorCode err = clang_parseTranslationUnit2(
-      index, TU_MAIN_NAME, (const char *const *)cfg->args.items, (int)cfg->args.len, &unsaved, 1,
-      options, &tu);
+      index, TU_MAIN_NAME, (const char *const *)args.items, (int)args.len, &unsaved, 1, options,
+      &tu);
+  ptrvec_free(&args);
   free(source);
   if (err != CXError_Success || !tu)
     return diag_error(d, "Failed to parse headers: libclang error %d", (int)err);
