@@ -64,6 +64,13 @@ struct model_param {
   enum model_source optional_from;
 };
 
+/* A call's status and which of its values are not errors (the spec's trace.status). */
+struct model_status {
+  char *param;              /* the out-param that carries it; NULL: the result */
+  struct ptrvec success;    /* int64_t*: values that mean success */
+  struct ptrvec not_ready;  /* int64_t*: values that mean "not ready yet", not an error */
+};
+
 struct model_function {
   char *name;
   char *header;    /* the header that declares it, as the include line names it */
@@ -72,6 +79,7 @@ struct model_function {
   struct ptrvec params; /* struct model_param* */
   bool variadic;
   bool has_prototype;   /* false for K&R-style `f()` */
+  struct model_status *status; /* traced backends: the call's status; NULL when it has none */
 };
 
 /* A typedef of a function pointer type, e.g. ze_pfnInit_t or a callback type. */

@@ -6,6 +6,7 @@
 
 #include "clang_type.h"
 #include "model_constants.h"
+#include "model_status.h"
 #include "model_roles.h"
 #include "translation_unit.h"
 
@@ -511,6 +512,8 @@ int model_build(const struct spec *s, struct model *m, struct diag *d) {
       status = APIGEN_EXIT_SPEC;
     else if (model_constants_build(m, index, &b.cfg, b.tu, &b.macros, d))
       status = APIGEN_EXIT_MODEL;
+    else if (model_status_apply(m, (struct spec *)s, d))
+      status = APIGEN_EXIT_SPEC;
   }
   for (size_t i = 0; i < b.worklist.len; i++)
     free(b.worklist.items[i]);

@@ -158,6 +158,29 @@ static void write_params(struct writer *w, const struct ptrvec *params, bool wit
   seq_end(w);
 }
 
+static void write_values(struct writer *w, const char *k, const struct ptrvec *values) {
+  scalar(w, k);
+  seq_start(w, true);
+  for (size_t i = 0; i < values->len; i++) {
+    char *v = xasprintf("%" PRId64, *(const int64_t *)values->items[i]);
+    scalar(w, v);
+    free(v);
+  }
+  seq_end(w);
+}
+
+/* status: {from: result | param, param: NAME, success: [..], not_ready: [..]} */
+static void write_status(struct writer *w, const struct model_status *st) {
+  scalar(w, "status");
+  map_start(w, true);
+  key_string(w, "from", st->param ? "param" : "result");
+  if (st->param)
+    key_string(w, "param", st->param);
+  write_values(w, "success", &st->success);
+  write_values(w, "not_ready", &st->not_ready);
+  map_end(w);
+}
+
 static void write_functions(struct writer *w, const struct model *m) {
   scalar(w, "functions");
   seq_start(w, m->functions.len == 0);
@@ -176,6 +199,8 @@ static void write_functions(struct writer *w, const struct model *m) {
       scalar(w, "false");
     }
     write_params(w, &f->params, true);
+    if (f->status)
+      write_status(w, f->status);
     map_end(w);
   }
   seq_end(w);

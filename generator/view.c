@@ -2,6 +2,7 @@
 #include "view.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -59,6 +60,10 @@ static bool is_struct(const struct model_type *t) {
 
 /* A declaration of a struct member holding the param: arrays decay to pointers. */
 static char *member_decl(const struct model_param *p) {
+  /* An array typedef (va_list: `struct __va_list_tag[1]` on x86-64) decays to a pointer
+   * to a builtin type C cannot spell: take the type from the typedef itself. */
+  if (p->type->kind == MODEL_KIND_ARRAY && !strchr(p->type->spelling, '['))
+    return xasprintf("__typeof__(&(*(%s *)0)[0]) %s", p->type->spelling, p->name);
   if (p->type->kind == MODEL_KIND_ARRAY && p->type->target) {
     const char *elem = p->type->target->spelling;
     if (strpbrk(elem, "(["))
@@ -365,18 +370,31 @@ static void build_command(struct view *v, const struct model_function *f,
   free(completion);
 }
 
+/* The model's status rules as data: `status_success` and `status_not_ready`, lists of
+ * {value}, empty for a call without a status. */
+static void build_status_values(const struct model_function *f, struct tree *fn) {
+  struct tree *success = tree_set(fn, "status_success", tree_list());
+  struct tree *not_ready = tree_set(fn, "status_not_ready", tree_list());
+  for (size_t i = 0; f->status && i < f->status->success.len; i++)
+    tree_set(tree_push(success, tree_map()), "value",
+             tree_stringf("INT64_C(%" PRId64 ")", *(int64_t *)f->status->success.items[i]));
+  for (size_t i = 0; f->status && i < f->status->not_ready.len; i++)
+    tree_set(tree_push(not_ready, tree_map()), "value",
+             tree_stringf("INT64_C(%" PRId64 ")", *(int64_t *)f->status->not_ready.items[i]));
+}
+
 /* The status of a call: its result when it has the status type, else the value of a
  * status out-param, which the wrapper always supplies (the app may pass NULL). */
 static void build_status(struct view *v, const struct model_function *f, struct tree *fn) {
-  const struct spec_trace *t = &v->s->trace;
-  if (t->status_type && strcmp(f->result->spelling, t->status_type) == 0) {
+  (void)v;
+  build_status_values(f, fn);
+  if (f->status && !f->status->param) {
     tree_set_string(fn, "status", "(int64_t)tracer_args.tracer_result");
     return;
   }
-  for (size_t i = 0; i < t->status_params.len; i++) {
-    const struct spec_string *sp = t->status_params.items[i];
-    const struct model_param *p = param_named(f, sp->value, strlen(sp->value));
-    if (p && p->type->kind == MODEL_KIND_POINTER && p->type->target) {
+  if (f->status) {
+    const struct model_param *p = param_named(f, f->status->param, strlen(f->status->param));
+    if (p) {
       struct tree *slot = tree_set(fn, "status_slot", tree_map());
       tree_set_string(slot, "param", p->name);
       char *decl = typed_decl(p->type->target->spelling, "tracer_status");

@@ -8,6 +8,8 @@
 
 #include "tracer_backend_desc.h"
 
+/* Every enum of the API has a names table, used by a traced call's fields or not. */
+
 static const struct tracer_value_name opencl_status_names_values[] = {
     { INT64_C(-1142), "CL_INVALID_SEMAPHORE_KHR" },
     { INT64_C(-1141), "CL_INVALID_MUTABLE_COMMAND_KHR" },
