@@ -12,6 +12,8 @@ packages="
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   mpich libmpich-dev openmpi-bin libopenmpi-dev
   libamdhip64-dev
+  zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3
+  libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev
 "
 
 if [ "$(id -u)" -ne 0 ]; then

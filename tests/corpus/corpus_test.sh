@@ -25,7 +25,7 @@ program=${command%% *}
 command -v "$program" >/dev/null || { echo "SKIP: $program not installed"; exit 77; }
 command -v ltrace >/dev/null || { echo "SKIP: ltrace not installed"; exit 77; }
 
-# The inputs: a text, and an XML document with its DTD.
+# The inputs: a text, an XML document with its DTD, an SQL script.
 mkdir -p "$tmp/in"
 i=0
 while [ $i -lt 2000 ]; do echo "line $i of a text that compresses well"; i=$((i + 1)); done \
@@ -35,6 +35,8 @@ cat >"$tmp/in/doc.xml" <<'XML'
 <!DOCTYPE notes [<!ELEMENT notes (note*)> <!ELEMENT note (#PCDATA)> <!ATTLIST note id CDATA #REQUIRED>]>
 <notes><note id="1">one</note><note id="2">two</note><note id="3">three</note></notes>
 XML
+echo "create table t(x); insert into t values (1), (2), (3); select sum(x) from t;" \
+  >"$tmp/in/script.sql"
 run=$(echo "$command" | sed "s|INPUT|$tmp/in|g")
 
 # The independent count: ltrace, calls from the program's own code, per function.
@@ -51,10 +53,15 @@ jq -r --arg b "$backend" '.backends[] | select(.name == $b) | .host[] | "\(.name
   "$tmp/tally.json" | sort >"$tmp/tracer.counts"
 [ -s "$tmp/tracer.counts" ] || { echo "FAIL: $backend: the tracer counted no call" >&2; exit 1; }
 
-# Every function the tracer wraps that ltrace saw, and every one the tracer counted.
-awk '/^- name: / { print $3 }' "$tmp/backends/model.yaml" | sort >"$tmp/functions"
+# Every wrapped function (the exports map) that the program calls, as ltrace saw it. The
+# tracer may count more: calls that reach the library from elsewhere (another library, a
+# variadic function of the library that it does not wrap), which ltrace -e @MAIN skips.
+grep -o '^ *[A-Za-z_][A-Za-z0-9_]*;' "$tmp/backends/${backend}_exports.map" | tr -d ' ;' |
+  sort >"$tmp/functions"
 join "$tmp/ltrace.counts" "$tmp/functions" >"$tmp/expected"
-if ! diff -u "$tmp/expected" "$tmp/tracer.counts" >"$tmp/diff"; then
+[ -s "$tmp/expected" ] || { echo "FAIL: $backend: ltrace saw no wrapped call" >&2; exit 1; }
+join "$tmp/tracer.counts" "$tmp/expected" | cut -d' ' -f1,2 >"$tmp/counted"
+if ! diff -u "$tmp/expected" "$tmp/counted" >"$tmp/diff"; then
   echo "FAIL: $backend: the tracer's counts differ from ltrace's (- ltrace, + tracer):" >&2
   cat "$tmp/diff" >&2
   exit 1
