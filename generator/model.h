@@ -79,6 +79,8 @@ struct model_function {
   struct ptrvec params; /* struct model_param* */
   bool variadic;
   bool has_prototype;   /* false for K&R-style `f()` */
+  bool has_macro;       /* a function-like macro of the same name hides it from callers
+                           (zlib's gzgetc): code defining it writes `(name)(...)` */
   struct model_status *status; /* traced backends: the call's status; NULL when it has none */
 };
 

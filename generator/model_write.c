@@ -198,6 +198,8 @@ static void write_functions(struct writer *w, const struct model *m) {
       scalar(w, "prototyped");
       scalar(w, "false");
     }
+    if (f->has_macro)
+      key_true(w, "macro");
     write_params(w, &f->params, true);
     if (f->status)
       write_status(w, f->status);

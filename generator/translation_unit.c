@@ -198,13 +198,26 @@ char *tu_cursor_file(CXCursor c, unsigned *line, unsigned *column) {
     *line = l;
   if (column)
     *column = col;
-  if (!file)
-    return xstrdup("");
-  char *name = clang_string_take_plain(clang_getFileName(file));
+  char *name = file ? clang_string_take_plain(clang_getFileName(file)) : xstrdup("");
   char buf[PATH_MAX];
-  if (realpath(name, buf)) {
+  if (*name && realpath(name, buf)) {
     free(name);
     return xstrdup(buf);
   }
+  /* A name pasted by a macro (fftw3.h's X(execute) -> fftw_execute) is spelled in clang's
+   * scratch space: the declaration is where the macro was expanded. */
+  CXFile at;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &at, &l, &col, NULL);
+  char *expanded = at ? clang_string_take_plain(clang_getFileName(at)) : NULL;
+  if (expanded && realpath(expanded, buf)) {
+    if (line)
+      *line = l;
+    if (column)
+      *column = col;
+    free(name);
+    free(expanded);
+    return xstrdup(buf);
+  }
+  free(expanded);
   return name;
 }

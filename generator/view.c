@@ -64,6 +64,11 @@ static char *member_decl(const struct model_param *p) {
    * to a builtin type C cannot spell: take the type from the typedef itself. */
   if (p->type->kind == MODEL_KIND_ARRAY && !strchr(p->type->spelling, '['))
     return xasprintf("__typeof__(&(*(%s *)0)[0]) %s", p->type->spelling, p->name);
+  /* A const param (`const xmlBufPtr buf`) is copied into a member the wrapper assigns:
+   * a cast drops the qualifier. */
+  if (p->type->is_const && (p->type->kind == MODEL_KIND_POINTER || is_integral(p->type) ||
+                            p->type->kind == MODEL_KIND_FLOAT))
+    return xasprintf("__typeof__((%s)0) %s", p->type->spelling, p->name);
   if (p->type->kind == MODEL_KIND_ARRAY && p->type->target) {
     const char *elem = p->type->target->spelling;
     if (strpbrk(elem, "(["))
@@ -128,7 +133,10 @@ static char *wrapped_prototype(const struct model_function *f) {
   if (!open || open[strlen(f->name)] != '(')
     return xstrdup(f->prototype);
   size_t head_len = (size_t)(open - f->prototype) + strlen(f->name);
-  char *head = xstrndup(f->prototype, head_len);
+  /* A function-like macro of the same name must not expand in the definition. */
+  char *head = f->has_macro ? xasprintf("%.*s(%s)", (int)(open - f->prototype), f->prototype,
+                                        f->name)
+                            : xstrndup(f->prototype, head_len);
   const char *params = f->prototype + head_len + 1;
   const char *close = strrchr(params, ')');
   char *list = xstrndup(params, close ? (size_t)(close - params) : strlen(params));
