@@ -20,7 +20,7 @@ select:
   functions: ["BZ2_bzCompress*"]
 trace: {}
 YAML
-"$root/scripts/build-backend.sh" "$tmp/brandnew.yaml" "$tmp/backends" "$build"
+TRACER_BACKEND_OPT=-O0 "$root/scripts/build-backend.sh" "$tmp/brandnew.yaml" "$tmp/backends" "$build"
 seq 1 20000 >"$tmp/in.txt"
 TRACER_BACKEND_PATH=$tmp/backends "$build/bin/tracer" -q -b brandnew -j -o "$tmp/tally.json" \
   --trace-output "$tmp/trace" bzip2 -c "$tmp/in.txt" >/dev/null
