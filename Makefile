@@ -10,7 +10,7 @@ WERROR ?= ON
 CMAKE_FLAGS = -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DTRACER_BACKENDS="$(backend)" \
               -DTRACER_SANITIZE="$(SANITIZE)" -DTRACER_WERROR=$(WERROR)
 
-.PHONY: all configure test bench models check-generated fuzz install clean help
+.PHONY: all configure test bench models check-generated fuzz install deb clean help
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -44,6 +44,10 @@ fuzz:
 install: all
 	cmake --install $(BUILD)
 
+# Debian packages tracer and tracer-dev (packaging/deb.cmake), in $(BUILD)/packages.
+deb: all
+	cd $(BUILD) && cpack -G DEB -B packages
+
 clean:
 	rm -rf $(BUILD)
 
@@ -54,5 +58,6 @@ help:
 	@echo "make models                 regenerate generated/*/model.yaml from api-specs/"
 	@echo "make check-generated        fail if generated/ is stale"
 	@echo "make fuzz [FUZZ_SECONDS=60] fuzz every reader of untrusted input (tests/fuzz/)"
-	@echo "make install PREFIX=DIR     install (default $(PREFIX))"
+	@echo "make install PREFIX=DIR     install (default $(PREFIX)), module files included"
+	@echo "make deb                    Debian packages tracer and tracer-dev in BUILD/packages"
 	@echo "variables: BUILD=$(BUILD) SANITIZE=address,undefined WERROR=ON|OFF"

@@ -1,15 +1,22 @@
 /* cl_loop: calls a cheap OpenCL function (clGetPlatformIDs asking for the count) in a
  * tight loop, on one or more threads, and reports the mean time per call.
  *
- *   cl_loop [--calls N] [--threads T] [--floor] [--rate CALLS_PER_SECOND]
+ *   cl_loop [--calls N] [--threads T] [--floor old|two|one] [--rate CALLS_PER_SECOND]
  *
- * --floor also fires the two raw tracepoints of floor_tracepoints.h around each call:
- * the cost of recording what the tracer's default mode records, with nothing else.
+ * --floor also fires raw tracepoints of floor_tracepoints.h around each call, with
+ * nothing else: `old`, two events with what default mode recorded before one event per
+ * call; `two`, two events of 3 and 2 integer fields; `one`, one event after the call with
+ * start, end (read on the trace clock: the TSC when LTTng uses the tracer's TSC clock,
+ * else CLOCK_MONOTONIC) and status.
  * Prints "ns_per_call=X calls=N threads=T" on stdout.
  */
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <lttng/ust-clock.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <x86intrin.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +29,16 @@
 #include "floor_tracepoints.h"
 
 static long calls = 1000000;
-static int floor_mode;
+static enum { FLOOR_NONE, FLOOR_OLD, FLOOR_TWO, FLOOR_ONE } floor_mode;
+static bool tsc_clock; /* the trace clock is the tracer's TSC clock */
+
+static inline uint64_t trace_clock_now(void) {
+  if (tsc_clock)
+    return __rdtsc();
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 static double rate; /* calls per second per thread; 0: as fast as possible */
 
 static double now_ns(void) {
@@ -37,12 +53,25 @@ static void *loop(void *arg) {
   for (long i = 0; i < 1000; i++) /* warm up: resolve symbols, fill caches */
     clGetPlatformIDs(0, NULL, &count);
   double start = now_ns();
-  if (floor_mode) {
+  if (floor_mode == FLOOR_OLD) {
     int32_t pid = (int32_t)getpid(), tid = (int32_t)gettid();
     for (long i = 0; i < calls; i++) {
       lttng_ust_tracepoint(bench_floor, entry, pid, tid, 0, NULL, &count);
       cl_int result = clGetPlatformIDs(0, NULL, &count);
       lttng_ust_tracepoint(bench_floor, exit, pid, tid, (uint64_t)i, result, &count);
+    }
+  } else if (floor_mode == FLOOR_TWO) {
+    for (long i = 0; i < calls; i++) {
+      lttng_ust_tracepoint(bench_floor, two_entry, 0, NULL, &count);
+      cl_int result = clGetPlatformIDs(0, NULL, &count);
+      lttng_ust_tracepoint(bench_floor, two_exit, result, count);
+    }
+  } else if (floor_mode == FLOOR_ONE) {
+    for (long i = 0; i < calls; i++) {
+      uint64_t t0 = trace_clock_now();
+      cl_int result = clGetPlatformIDs(0, NULL, &count);
+      uint64_t t1 = trace_clock_now();
+      lttng_ust_tracepoint(bench_floor, one_call, t0, t1, result);
     }
   } else if (rate > 0) {
     /* Paced: call i is not made before start + i / rate (a sustained rate, no bursts). */
@@ -67,17 +96,29 @@ int main(int argc, char **argv) {
       calls = atol(argv[++i]);
     else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       threads = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--floor") == 0)
-      floor_mode = 1;
+    else if (strcmp(argv[i], "--floor") == 0 && i + 1 < argc) {
+      const char *kind = argv[++i];
+      floor_mode = strcmp(kind, "old") == 0   ? FLOOR_OLD
+                   : strcmp(kind, "two") == 0 ? FLOOR_TWO
+                   : strcmp(kind, "one") == 0 ? FLOOR_ONE
+                                              : FLOOR_NONE;
+      if (floor_mode == FLOOR_NONE) {
+        fprintf(stderr, "cl_loop: --floor takes old, two or one\n");
+        return 2;
+      }
+    }
     else if (strcmp(argv[i], "--rate") == 0 && i + 1 < argc)
       rate = atof(argv[++i]);
     else {
-      fprintf(stderr, "usage: cl_loop [--calls N] [--threads T] [--floor] [--rate R]\n");
+      fprintf(stderr, "usage: cl_loop [--calls N] [--threads T] [--floor old|two|one] [--rate R]\n");
       return 2;
     }
   }
   if (threads < 1 || threads > 64 || calls < 1)
     return 2;
+  lttng_ust_clock_name_function clock_name = NULL;
+  tsc_clock = lttng_ust_trace_clock_get_name_cb(&clock_name) == 0 && clock_name &&
+              strcmp(clock_name(), "tracer_tsc") == 0;
   pthread_t ids[64];
   double ns[64];
   for (int t = 0; t < threads; t++)

@@ -16,16 +16,22 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "check.h"
 #include "ctf.h"
 #include "event_map.h"
 #include "fork_listener.h"
+#include "gaps.h"
 #include "launch.h"
 #include "run_record.h"
+#include "tracer_calibrate.h"
+#include "tracing_cost.h"
 #include "session.h"
 
 #include <lttng/lttng.h>
 #include "tally.h"
 #include "tally_print.h"
+#include "timeline.h"
+#include "timeline_build.h"
 #include "trace_text.h"
 
 #ifndef TRACER_VERSION
@@ -47,6 +53,8 @@ enum mode { MODE_MINIMAL, MODE_DEFAULT, MODE_FULL };
 struct options {
   bool text, json, replay, blocking, quiet;
   bool monotonic_clock; /* --clock monotonic */
+  bool check;           /* --check or `tracer doctor` */
+  bool start_paused;    /* --start-paused */
   enum mode mode;
   const char *output;       /* -o */
   const char *trace_output; /* --trace-output */
@@ -55,12 +63,17 @@ struct options {
   const char *events;       /* -e: more event patterns */
   unsigned threads;
   uint64_t subbuf_size, subbuf_count; /* 0: the session's defaults */
+  bool timeline;            /* -l */
+  const char *timeline_path; /* -l FILE; NULL: timeline.pftrace in the trace folder */
+  bool timeline_json;       /* --timeline-format json */
+  uint64_t timeline_split;  /* --timeline-split; 0: the writer's default */
   char **app;               /* argv of the app */
 };
 
 static const char usage[] =
     "Usage: tracer [options] [--] APP [ARGS...]\n"
-    "       tracer -r [DIR] [options]\n"
+    "  or:  tracer -r [DIR] [options]\n"
+    "  or:  tracer --check\n"
     "\n"
     "Runs APP with the API calls of every supported backend traced through LTTng, then\n"
     "prints per backend where the time went: host API calls, device kernels and memory\n"
@@ -71,13 +84,15 @@ static const char usage[] =
     "  -t, --trace            print every call with decoded arguments instead of tallies\n"
     "  -j, --json             print the tallies as JSON\n"
     "  -o, --output FILE      write the analysis to FILE instead of standard output\n"
-    "  -m, --mode MODE        what each event records: minimal (names and times), default\n"
-    "                         (scalar arguments) or full (arrays, strings and structs too)\n"
+    "  -m, --mode MODE        what each call's event records: minimal (names, times,\n"
+    "                         status), default (scalar arguments and out values too) or\n"
+    "                         full (arrays, strings and structs too)\n"
     "  -b, --backends LIST    trace only these backends, comma-separated (default: all;\n"
     "                         built here: %s); `none` records only the -e events\n"
     "  -e, --events LIST      also record these LTTng-UST events (comma-separated name\n"
     "                         patterns, e.g. your own provider's myapp:*)\n"
-    "      --trace-output DIR write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
+    "      --trace-output DIR\n"
+    "                         write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
     "  -r, --replay [DIR]     analyse the trace in DIR (default: the latest) instead of\n"
     "                         running an app; any output option applies\n"
     "      --blocking         when the buffers are full, the app waits for the tracer\n"
@@ -89,18 +104,36 @@ static const char usage[] =
     "                         monotonic) or monotonic (CLOCK_MONOTONIC). Only a session\n"
     "                         daemon private to the job can take the TSC: as root, or\n"
     "                         with a daemon already running, its clock is kept\n"
-    "      --buffer-size SIZE size of each ring sub-buffer per CPU, a power of 2 with an\n"
+    "      --buffer-size SIZE\n"
+    "                         size of each ring sub-buffer per CPU, a power of 2 with an\n"
     "                         optional k, M or G suffix (default: 2M)\n"
     "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: as many as fit\n"
     "                         in 128 MiB over all CPUs, from 4 to 16; here %llu)\n"
+    "      --start-paused     record nothing until the app resumes the recording (an\n"
+    "                         API's own call for it: a spec's trace.resume)\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
+    "  -l, --timeline [FILE] also write a timeline for ui.perfetto.dev (Perfetto protobuf;\n"
+    "                         default: timeline.pftrace in the trace folder). Before an\n"
+    "                         app, FILE is taken only when it ends in .pftrace\n"
+    "      --timeline-format FORMAT  pftrace (default) or json: Chrome trace-event JSON\n"
+    "                         as well (FILE with .json)\n"
+    "      --timeline-split SIZE  start a new timeline file (FILE.part2.pftrace, ...)\n"
+    "                         before one passes SIZE (k, M or G suffix; default 2G),\n"
+    "                         with a summary of the whole run in FILE.summary.pftrace\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
+    "      --check            run no app: say whether a trace would work here (LTTng,\n"
+    "                         session daemon, trace clock, backends and the libraries\n"
+    "                         they would trace, MPI launcher, free space); exit 0 when\n"
+    "                         it would. `tracer doctor` is the same (`tracer -- doctor`\n"
+    "                         runs an app named doctor)\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
     "\n"
     "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
     "found), or 2 for a bad command line, 3 when no LTTng session could be set up, 4 when\n"
-    "a trace cannot be read. See docs/analysis-output.md for the output.\n";
+    "a trace cannot be read; with --check, 0 when a trace would work, else 1.\n"
+    "The output is described in analysis-output.md (docs/ in the sources,\n"
+    "share/doc/tracer once installed).\n";
 
 static void print_usage(FILE *out) {
   char list[512] = "";
@@ -216,6 +249,81 @@ static void mark_latest(const char *trace_dir) {
   free(home);
 }
 
+static bool has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* -l: the timeline of the trace, written beside it or to FILE. */
+static int write_timeline(const struct options *o, const char *trace_dir,
+                          const struct ctf_trace *trace, const struct event_map *map,
+                          const struct run_record *run) {
+  char path[PATH_MAX], json[PATH_MAX + 8], app[256] = "";
+  if (o->timeline_path)
+    snprintf(path, sizeof path, "%s", o->timeline_path);
+  else
+    snprintf(path, sizeof path, "%s/timeline.pftrace", trace_dir);
+  size_t stem = has_suffix(path, ".pftrace") ? strlen(path) - 8 : strlen(path);
+  snprintf(json, sizeof json, "%.*s.json", (int)stem, path);
+  if (run->present && run->command[0]) {
+    const char *end = strchr(run->command, ' ');
+    size_t len = end ? (size_t)(end - run->command) : strlen(run->command);
+    const char *slash = memrchr(run->command, '/', len);
+    const char *name = slash ? slash + 1 : run->command;
+    snprintf(app, sizeof app, "%.*s", (int)(run->command + len - name), name);
+  }
+  struct timeline_options options = {.path = path, .split_bytes = o->timeline_split,
+                                     .json_path = o->timeline_json ? json : NULL};
+  struct timeline *tl;
+  char message[512] = "";
+  char *msg = NULL;
+  int rc = timeline_open(&options, &tl);
+  if (rc == 0) {
+    struct timeline_build_options build = {.app_name = app[0] ? app : NULL};
+    rc = timeline_build(trace, map, tl, &build, &msg);
+  }
+  struct timeline_stats stats;
+  if (timeline_close(tl, &stats, message, sizeof message))
+    rc = -1;
+  if (rc) {
+    error("Cannot write the timeline: %s", msg ? msg : message);
+    free(msg);
+    return TRACER_EXIT_ANALYSIS;
+  }
+  free(msg);
+  say(o, "timeline: %s (%llu slices, %llu flows, %llu counter values, %.1f MiB)%s%s", path,
+      (unsigned long long)stats.slices, (unsigned long long)stats.flows,
+      (unsigned long long)stats.counter_values, (double)stats.bytes / (1 << 20),
+      stats.parts > 1 ? "; split into parts and a summary: " : "",
+      stats.parts > 1 ? "see --timeline-split" : "");
+  if (stats.parts > 1)
+    say(o, "timeline: %u parts (%.*s.partN.pftrace) and %.*s.summary.pftrace", stats.parts,
+        (int)stem, path, (int)stem, path);
+  if (o->timeline_json)
+    say(o, "timeline: %s (Chrome trace-event JSON)", json);
+  return 0;
+}
+
+static bool tally_has_device_work(const struct tally *tally) {
+  for (size_t i = 0; i < tally->backend_count; i++)
+    if (tally->backends[i].device_count)
+      return true;
+  return false;
+}
+
+/* After the tables: device use, copy/compute overlap and idle gaps (cli/analysis/gaps.c). */
+static int print_gaps(const struct ctf_trace *trace, const struct event_map *map, FILE *out) {
+  struct gap_report report;
+  char *msg = NULL;
+  int rc = gaps_analyse(trace, map, &report, &msg);
+  gaps_print_text(&report, out);
+  if (rc)
+    error("Part of the trace could not be read for the gaps: %s", msg ? msg : "");
+  free(msg);
+  gaps_free(&report);
+  return rc;
+}
+
 static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
@@ -266,6 +374,8 @@ static int analyse(const struct options *o, const char *trace_dir) {
         tally_print_json(&tally, trace_dir, &run, out);
       else
         tally_print_text(&tally, &run, out);
+      if (!o->json && tally_has_device_work(&tally) && print_gaps(trace, &map, out))
+        rc = TRACER_EXIT_ANALYSIS;
       if (tally.error) {
         error("Part of the trace could not be read; the tables count what could: %s",
               tally.error);
@@ -273,6 +383,11 @@ static int analyse(const struct options *o, const char *trace_dir) {
       }
     }
     tally_free(&tally);
+  }
+  if (o->timeline) {
+    int timeline_rc = write_timeline(o, trace_dir, trace, &map, &run);
+    if (timeline_rc)
+      rc = timeline_rc;
   }
   if (out != stdout && fclose(out) != 0) {
     error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
@@ -310,15 +425,12 @@ static char **event_patterns(const struct options *o, char **backends, size_t n)
       p[k++] = strdup(buf);
       break;
     case MODE_DEFAULT:
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*_entry", b);
-      p[k++] = strdup(buf);
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*_exit", b);
+      /* Every function's own event F, but neither `call` nor F_full (session.h). */
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*!lttng_ust_%s:call,lttng_ust_%s:*_full", b, b, b);
       p[k++] = strdup(buf);
       break;
     case MODE_FULL:
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*_entry_full", b);
-      p[k++] = strdup(buf);
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*_exit_full", b);
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*_full", b);
       p[k++] = strdup(buf);
       break;
     }
@@ -384,6 +496,34 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
   return 0;
 }
 
+/* Backends whose library the API's own library loads (a collector or tool) are not
+ * preloaded: their library goes into that API's environment variable instead, and out of
+ * libs. Returns the NAME=PATH entries, NULL-terminated. */
+static char **collector_environment(const struct options *o, char **names, char **libs,
+                                    size_t n) {
+  char **env = calloc(n + 1, sizeof *env);
+  size_t k = 0, kept = 0;
+  for (size_t i = 0; env && i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    if (!b || !b->collector || !*b->collector) {
+      libs[kept++] = libs[i];
+      continue;
+    }
+    const char *users = getenv(b->collector);
+    if (users && *users)
+      say(o, "%s=%s is replaced by the tracer's own library for the %s backend", b->collector,
+          users, b->name);
+    if (asprintf(&env[k], "%s=%s", b->collector, libs[i]) < 0)
+      env[k] = NULL;
+    else
+      k++;
+    free(libs[i]);
+  }
+  for (size_t i = kept; env && i < n; i++)
+    libs[i] = NULL;
+  return env;
+}
+
 /* The clock plugin a daemon this job starts gets: the tracer's TSC clock
  * (runtime/tracer_clock_plugin.c, which keeps LTTng's monotonic clock where the TSC is
  * not the kernel's clocksource), unless --clock monotonic, or the user's own
@@ -427,6 +567,14 @@ static int run(const struct options *o) {
     mkdir_parents(home, 0700);
     free(home);
   }
+  /* What tracing costs on this machine, for the report: cached, or measured now (once per
+   * machine and clock, in a session of its own). */
+  struct tracing_cost cost = {0};
+  char *runtime_library = find_library("runtime");
+  char why[256];
+  if (!calibrate_cost(clock_plugin, runtime_library, &cost, why, sizeof why))
+    say(o, "cannot measure what tracing costs here: %s", why);
+  free(runtime_library);
   if (session_begin(&so, &session, &serr) != SESSION_OK) {
     error("%s", serr.message);
     rc = TRACER_EXIT_SESSION;
@@ -441,11 +589,16 @@ static int run(const struct options *o) {
   size_t env_count = 0;
   while (session_env && session_env[env_count])
     env_count++;
-  const char **app_env = calloc(env_count + 2, sizeof *app_env);
+  const char **app_env = calloc(env_count + n + 4, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
-    app_env[env_count] = fork_env;
+    app_env[env_count++] = fork_env;
+  char **collectors = collector_environment(o, names, libs, n);
+  for (size_t i = 0; app_env && collectors && collectors[i]; i++)
+    app_env[env_count++] = collectors[i];
+  if (app_env && o->start_paused)
+    app_env[env_count++] = "TRACER_START_PAUSED=1";
   struct launch_request req = {
       .argv = (const char *const *)o->app,
       .preload_libraries = (const char *const *)libs,
@@ -465,6 +618,8 @@ static int run(const struct options *o) {
   run_record_write(trace_dir, &unseen);
   struct launch_process *app = NULL;
   struct launch_error lerr;
+  struct timespec app_start, app_end;
+  clock_gettime(CLOCK_MONOTONIC, &app_start);
   enum launch_status ls = launch_start(&req, &app, &lerr);
   if (ls == LAUNCH_OK && session_track_process(session, launch_pid(app), &serr) != SESSION_OK) {
     error("%s", serr.message);
@@ -478,8 +633,10 @@ static int run(const struct options *o) {
   int status = 0;
   if (ls == LAUNCH_OK)
     ls = launch_wait(app, &status, &lerr);
+  clock_gettime(CLOCK_MONOTONIC, &app_end);
   fork_listener_stop(forks);
   free(app_env);
+  free_strings(collectors);
   struct session_end_report report = {0};
   if (session_end(session, &report, &serr) != SESSION_OK)
     error("%s", serr.message);
@@ -493,7 +650,11 @@ static int run(const struct options *o) {
   rc = launch_exit_code(status);
   struct run_record run = {.present = true, .exit_code = rc,
                            .discarded_events = report.discarded_events,
-                           .lost_packets = report.lost_packets};
+                           .lost_packets = report.lost_packets,
+                           .wall_ns = (uint64_t)(app_end.tv_sec - app_start.tv_sec) * 1000000000u +
+                                      (uint64_t)app_end.tv_nsec - (uint64_t)app_start.tv_nsec,
+                           .event_ps = cost.event_ps,
+                           .byte_ps = cost.byte_ps};
   launch_describe_status(status, run.status, sizeof run.status);
   run.clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   for (char **a = o->app; *a; a++) {
@@ -523,6 +684,24 @@ done:
   return rc;
 }
 
+/* `tracer --check`: cli/check/ reports; the tracer lends it what a run would use. */
+static int self_check(const struct options *o) {
+  char *home = traces_home();
+  char *plugin = trace_clock_plugin(o);
+  struct check_request request = {
+      .version = TRACER_VERSION,
+      .trace_output = o->trace_output,
+      .trace_home = home,
+      .monotonic_clock = o->monotonic_clock,
+      .clock_plugin = plugin,
+      .find_library = find_library,
+  };
+  int rc = check_run(&request, stdout);
+  free(plugin);
+  free(home);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   enum {
     OPT_TRACE_OUTPUT = 256,
@@ -530,7 +709,11 @@ int main(int argc, char **argv) {
     OPT_THREADS,
     OPT_BUFFER_SIZE,
     OPT_BUFFER_COUNT,
-    OPT_CLOCK
+    OPT_CLOCK,
+    OPT_CHECK,
+    OPT_START_PAUSED,
+    OPT_TIMELINE_FORMAT,
+    OPT_TIMELINE_SPLIT
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -543,9 +726,14 @@ int main(int argc, char **argv) {
       {"replay", optional_argument, NULL, 'r'},
       {"blocking", no_argument, NULL, OPT_BLOCKING},
       {"clock", required_argument, NULL, OPT_CLOCK},
+      {"check", no_argument, NULL, OPT_CHECK},
       {"threads", required_argument, NULL, OPT_THREADS},
+      {"start-paused", no_argument, NULL, OPT_START_PAUSED},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
       {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
+      {"timeline", optional_argument, NULL, 'l'},
+      {"timeline-format", required_argument, NULL, OPT_TIMELINE_FORMAT},
+      {"timeline-split", required_argument, NULL, OPT_TIMELINE_SPLIT},
       {"quiet", no_argument, NULL, 'q'},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
@@ -554,7 +742,7 @@ int main(int argc, char **argv) {
   int c;
   backends_load_path(); /* before --help lists the backends */
   /* '+': options end at the app's name, so the app's own options stay its own. */
-  while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::qhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::l::qhV", longopts, NULL)) != -1) {
     switch (c) {
     case 't': o.text = true; break;
     case 'j': o.json = true; break;
@@ -581,7 +769,41 @@ int main(int argc, char **argv) {
       else if (optind < argc && argv[optind][0] != '-')
         o.replay_dir = argv[optind++];
       break;
+    case 'l':
+      o.timeline = true;
+      if (optarg)
+        o.timeline_path = optarg;
+      else if (optind < argc && argv[optind][0] != '-' &&
+               (o.replay || has_suffix(argv[optind], ".pftrace")))
+        o.timeline_path = argv[optind++];
+      break;
+    case OPT_TIMELINE_FORMAT:
+      if (strcmp(optarg, "json") != 0 && strcmp(optarg, "pftrace") != 0) {
+        error("Unknown timeline format: %s (use pftrace or json)", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.timeline = true;
+      o.timeline_json = strcmp(optarg, "json") == 0;
+      break;
+    case OPT_TIMELINE_SPLIT: {
+      char *end;
+      uint64_t v = strtoull(optarg, &end, 10);
+      if (*end == 'k' || *end == 'K')
+        v <<= 10, end++;
+      else if (*end == 'M')
+        v <<= 20, end++;
+      else if (*end == 'G')
+        v <<= 30, end++;
+      if (*end || v < 4096) {
+        error("--timeline-split wants a size of at least 4k, got %s", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.timeline = true;
+      o.timeline_split = v;
+      break;
+    }
     case OPT_BLOCKING: o.blocking = true; break;
+    case OPT_START_PAUSED: o.start_paused = true; break;
     case OPT_CLOCK:
       if (strcmp(optarg, "monotonic") != 0 && strcmp(optarg, "tsc") != 0) {
         error("Unknown clock: %s (use tsc or monotonic)", optarg);
@@ -612,12 +834,26 @@ int main(int argc, char **argv) {
       break;
     }
     case 'q': o.quiet = true; break;
+    case OPT_CHECK: o.check = true; break;
     case 'h': print_usage(stdout); return 0;
     case 'V': printf("tracer %s\n", TRACER_VERSION); return 0;
     default:
       fputs("Try 'tracer --help' for more information.\n", stderr);
       return TRACER_EXIT_USAGE;
     }
+  }
+  /* `tracer doctor` alone is the check; `tracer -- doctor` or ./doctor runs an app so named. */
+  if (optind == argc - 1 && strcmp(argv[optind], "doctor") == 0 &&
+      strcmp(argv[optind - 1], "--") != 0) {
+    o.check = true;
+    optind++;
+  }
+  if (o.check) {
+    if (optind < argc || o.replay) {
+      error("--check runs no app and reads no trace; got: %s", o.replay ? "-r" : argv[optind]);
+      return TRACER_EXIT_USAGE;
+    }
+    return self_check(&o);
   }
   if (o.text && o.json) {
     error("-t and -j cannot be used together");

@@ -10,6 +10,9 @@
 
 #include "util.h"
 #include "view_events.h"
+#include "view_record.h"
+#include "view_callbacks.h"
+#include "view_recording.h"
 
 /* Arrays recorded in full mode are capped so a wrong length cannot flood the trace. */
 #define VIEW_MAX_ELEMENTS "TRACER_MAX_ELEMENTS"
@@ -58,17 +61,31 @@ static bool is_struct(const struct model_type *t) {
   return (t->kind == MODEL_KIND_STRUCT || t->kind == MODEL_KIND_UNION) && t->size > 0;
 }
 
-/* A declaration of a struct member holding the param: arrays decay to pointers. */
+static char *typed_decl(const char *spelling, const char *name);
+
+/* A declaration of a struct member holding the param: arrays decay to pointers, and a
+ * top-level const goes (hooks may change any argument). */
 static char *member_decl(const struct model_param *p) {
   /* An array typedef (va_list: `struct __va_list_tag[1]` on x86-64) decays to a pointer
    * to a builtin type C cannot spell: take the type from the typedef itself. */
   if (p->type->kind == MODEL_KIND_ARRAY && !strchr(p->type->spelling, '['))
     return xasprintf("__typeof__(&(*(%s *)0)[0]) %s", p->type->spelling, p->name);
-  /* A const param (`const xmlBufPtr buf`) is copied into a member the wrapper assigns:
-   * a cast drops the qualifier. */
-  if (p->type->is_const && (p->type->kind == MODEL_KIND_POINTER || is_integral(p->type) ||
-                            p->type->kind == MODEL_KIND_FLOAT))
-    return xasprintf("__typeof__((%s)0) %s", p->type->spelling, p->name);
+  const char *spelling = p->type->spelling;
+  size_t n = strlen(spelling);
+  if (p->type->is_const && p->type->kind != MODEL_KIND_ARRAY) {
+    if (strncmp(spelling, "const ", 6) == 0 && !strchr(spelling, '*'))
+      return typed_decl(spelling + 6, p->name);
+    if (n > 6 && strcmp(spelling + n - 6, " const") == 0) {
+      char *bare = xstrndup(spelling, n - 6);
+      char *decl = typed_decl(bare, p->name);
+      free(bare);
+      return decl;
+    }
+    /* Any other const scalar (`int *const p`): a cast drops the qualifier. */
+    if (p->type->kind == MODEL_KIND_POINTER || is_integral(p->type) ||
+        p->type->kind == MODEL_KIND_FLOAT)
+      return xasprintf("__typeof__((%s)0) %s", spelling, p->name);
+  }
   if (p->type->kind == MODEL_KIND_ARRAY && p->type->target) {
     const char *elem = p->type->target->spelling;
     if (strpbrk(elem, "(["))
@@ -199,21 +216,6 @@ static void add_field(struct tree *list, const char *fmt, ...) {
   free(s);
 }
 
-/* The value of an expression of type t as a scalar CTF field named name. */
-static void scalar_field(struct tree *list, const struct model_type *t, const char *name,
-                         const char *expr) {
-  bool hex;
-  const char *et = element_type(t, &hex);
-  if (!et)
-    return;
-  if (hex)
-    add_field(list, "lttng_ust_field_integer_hex(uintptr_t, %s, (uintptr_t)%s)", name, expr);
-  else if (t->kind == MODEL_KIND_FLOAT)
-    add_field(list, "lttng_ust_field_float(%s, %s, %s)", et, name, expr);
-  else
-    add_field(list, "lttng_ust_field_integer(%s, %s, %s)", et, name, expr);
-}
-
 /* A sequence of count elements of type elem at pointer expr. */
 static void sequence_field(struct tree *list, const struct model_type *elem, const char *name,
                            const char *ptr, const char *count) {
@@ -244,27 +246,12 @@ static void sequence_field(struct tree *list, const struct model_type *elem, con
 static bool is_in(const struct model_param *p) { return p->direction != MODEL_DIR_OUT; }
 static bool is_out(const struct model_param *p) { return p->direction != MODEL_DIR_IN; }
 
-/* The value behind an out pointer to one scalar, after the call: default mode. */
-static void single_value(const struct model_param *p, struct tree *exit, struct tree *exit_full) {
-  const struct model_type *t = p->type;
-  bool hex;
-  if (t->kind != MODEL_KIND_POINTER || t->handle || !t->target || p->length || !is_out(p) ||
-      !element_type(t->target, &hex))
-    return;
-  char *ptr = xasprintf("tracer_args->%s", p->name);
-  char *name = xasprintf("%s_val", p->name);
-  char *count = xasprintf("%s ? 1 : 0", ptr);
-  sequence_field(exit, t->target, name, ptr, count);
-  sequence_field(exit_full, t->target, name, ptr, count);
-  free(ptr);
-  free(name);
-  free(count);
-}
-
 /* What a param points to, full mode: a string, an array of `length` elements, or the
  * bytes of a struct; at entry for what goes in, at exit for what comes out. */
 static void param_contents(const struct model_function *f, const struct model_param *p,
                            struct tree *list, bool entry) {
+  /* An in-out param has contents at both ends: those after the call take "_out". */
+  const char *suffix = !entry && is_in(p) ? "_out" : "";
   const struct model_type *t = p->type;
   const struct model_type *target = t->target;
   bool pointer = t->kind == MODEL_KIND_POINTER && !t->handle && target;
@@ -278,54 +265,35 @@ static void param_contents(const struct model_function *f, const struct model_pa
   } else if (array && wanted) {
     char *count = length_expr(f, p->length, a);
     char *guarded = xasprintf("%s ? %s : 0", ptr, count);
-    char *name = xasprintf("%s_vals", p->name);
+    char *name = xasprintf("%s_vals%s", p->name, suffix);
     sequence_field(list, target, name, ptr, guarded);
     free(name);
     free(count);
     free(guarded);
   } else if (pointer && is_struct(target) && wanted) {
     char *count = xasprintf("%s ? 1 : 0", ptr);
-    char *name = xasprintf("%s_bytes", p->name);
+    char *name = xasprintf("%s_bytes%s", p->name, suffix);
     sequence_field(list, target, name, ptr, count);
     free(name);
     free(count);
   } else if (is_struct(t) && entry) {
+    /* The length is a constant of the event's description: the type's size. */
     add_field(list, "lttng_ust_field_array_hex(uint8_t, %s_bytes, (const uint8_t *)&%s, sizeof(%s))",
-              p->name, ptr, ptr);
+              p->name, ptr, t->spelling);
   }
   free(ptr);
 }
 
-/* Fields of the four events of f. See docs/trace-format.md. */
-static void build_fields(const struct model_function *f, struct tree *fn) {
-  struct tree *entry = tree_set(fn, "entry_fields", tree_list());
-  struct tree *exit = tree_set(fn, "exit_fields", tree_list());
-  struct tree *entry_full = tree_set(fn, "entry_full_fields", tree_list());
-  struct tree *exit_full = tree_set(fn, "exit_full_fields", tree_list());
-  const char *a = "tracer_args->";
-
-  /* Entry events: every param's value; full mode puts what it points to right after. */
-  for (size_t i = 0; i < f->params.len; i++) {
-    const struct model_param *p = f->params.items[i];
-    char *expr = xasprintf("%s%s", a, p->name);
-    scalar_field(entry, p->type, p->name, expr);
-    scalar_field(entry_full, p->type, p->name, expr);
-    free(expr);
-    param_contents(f, p, entry_full, true);
-  }
-  add_field(exit, "lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)");
-  add_field(exit_full, "lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)");
-  if (f->result->kind != MODEL_KIND_VOID) {
-    char *expr = xasprintf("%stracer_result", a);
-    scalar_field(exit, f->result, "result", expr);
-    scalar_field(exit_full, f->result, "result", expr);
-    free(expr);
-  }
-  for (size_t i = 0; i < f->params.len; i++) {
-    const struct model_param *p = f->params.items[i];
-    single_value(p, exit, exit_full);
-    param_contents(f, p, exit_full, false);
-  }
+/* Full mode's fields after the record: what params point to, as passed (strings, arrays,
+ * struct bytes; shown with the call's entry), then what the call wrote through them
+ * (shown with its exit). See docs/trace-format.md. */
+static void build_full_fields(const struct model_function *f, struct tree *fn) {
+  struct tree *full = tree_set(fn, "full_fields", tree_list());
+  for (size_t i = 0; i < f->params.len; i++)
+    param_contents(f, f->params.items[i], full, true);
+  tree_set(fn, "full_entry_fields", tree_stringf("%zu", full->len));
+  for (size_t i = 0; i < f->params.len; i++)
+    param_contents(f, f->params.items[i], full, false);
 }
 
 static bool matches(const struct ptrvec *patterns, const char *name) {
@@ -468,15 +436,10 @@ static struct tree *build_function(struct view *v, const struct model_function *
   tree_set_string(fn, "real_call", real_call);
   free(real_call);
   strbuf_free(&call);
-  build_fields(f, fn);
-  if (slot) {
-    /* The status out-param may be NULL in the app's call; the wrapper's own copy is not. */
-    const char *field = "lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)";
-    add_field((struct tree *)tree_get(fn, "exit_fields"), "%s", field);
-    add_field((struct tree *)tree_get(fn, "exit_full_fields"), "%s", field);
-  }
-  tree_set_string(fn, "status_field", slot ? "status" : returns && tree_get(fn, "status") &&
-                  strcmp(tree_get(fn, "status")->string, "0") ? "result" : "");
+  build_full_fields(f, fn);
+  bool status_is_result = !slot && returns && strcmp(tree_get(fn, "status")->string, "0") != 0;
+  view_record_build(f, status_is_result, slot_param, fn);
+  tree_set_string(fn, "status_field", slot ? "status" : status_is_result ? "result" : "");
   bool before = matches(&v->s->trace.before, f->name);
   bool after = matches(&v->s->trace.after, f->name);
   tree_set_bool(fn, "hook_before", before);
@@ -484,6 +447,7 @@ static struct tree *build_function(struct view *v, const struct model_function *
   const struct spec_command *c = command_of(v->s, f->name);
   if (c)
     build_command(v, f, c, fn);
+  view_recording_function(v->s, f, fn);
   /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
   if (!before && !after && !c && !slot) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
@@ -532,10 +496,10 @@ static int check_patterns(struct view *v, const struct ptrvec *patterns, const c
 static void check_trace(struct view *v) {
   const struct spec *s = v->s;
   const struct spec_trace *t = &s->trace;
-  if (!v->m->library)
+  if (!v->m->library && !s->collector)
     v->status = diag_error_at(v->d, s->path, t->loc.line, t->loc.column,
                               "Cannot trace backend=%s: a trace section needs `library`, the "
-                              "soname whose functions the interposer wraps",
+                              "soname whose functions the interposer wraps, or `collector`",
                               v->m->backend);
   if (t->hooks) {
     char *expected = xasprintf("%s_hooks.c", v->m->backend);
@@ -590,6 +554,8 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   tree_set_string(root, "model", model_path);
   tree_set_string(root, "library", m->library ? m->library : "");
   tree_set_string(root, "hooks", s->trace.hooks ? s->trace.hooks : "");
+  tree_set_string(root, "device_times_host",
+                  s->trace.device_times && strcmp(s->trace.device_times, "host") == 0 ? "1" : "0");
   struct tree *headers = tree_set(root, "headers", tree_list());
   for (size_t i = 0; i < m->headers.len; i++)
     tree_set_string(tree_push(headers, tree_map()), "name", m->headers.items[i]);
@@ -598,7 +564,10 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   struct tree *functions = tree_set(root, "functions", tree_list());
   struct tree *skipped = tree_set(root, "skipped", tree_list());
   size_t index = 0;
-  const struct model_function **traced = xcalloc(m->functions.len + 1, sizeof *traced);
+  struct ptrvec callbacks = {0};
+  view_callbacks_select(m, s, &callbacks);
+  const struct model_function **traced =
+      xcalloc(m->functions.len + callbacks.len + 1, sizeof *traced);
   for (size_t i = 0; i < m->functions.len; i++) {
     const struct model_function *f = m->functions.items[i];
     if (matches(&s->trace.exclude, f->name) || f->variadic || !f->has_prototype) {
@@ -610,15 +579,28 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
       continue;
     }
     traced[index] = f;
-    tree_push(functions, build_function(&v, f, index++));
+    struct tree *fn = tree_push(functions, build_function(&v, f, index++));
+    view_callbacks_function(m, s, f, false, fn, d);
   }
+  for (size_t i = 0; i < callbacks.len; i++) {
+    traced[index] = callbacks.items[i];
+    struct tree *fn = tree_push(functions, build_function(&v, traced[index], index));
+    index++;
+    if (view_callbacks_function(m, s, callbacks.items[i], true, fn, d))
+      v.status = -1;
+  }
+  if (view_callbacks_rows(m, s, root, traced, index, d))
+    v.status = -1;
   if (view_events(m, s, root, traced, index, d))
     v.status = -1;
   free(traced);
+  view_callbacks_free(&callbacks);
   tree_set(root, "function_count", tree_stringf("%zu", index));
   check_patterns(&v, &s->trace.before, "trace.before");
   check_patterns(&v, &s->trace.after, "trace.after");
   check_patterns(&v, &s->trace.exclude, "trace.exclude");
+  if (view_recording_root(m, s, root, d))
+    v.status = -1;
   for (size_t i = 0; i < s->trace.commands.len; i++) {
     const struct spec_command *c = s->trace.commands.items[i];
     bool found = false;

@@ -207,7 +207,7 @@ static bool is_status_param(const struct spec *s, const char *name) {
   return false;
 }
 
-/* A bytes expression that is a plain param name can be read from the entry event. */
+/* A bytes expression that is a plain param name can be read from the call's record. */
 static void set_bytes_param(struct tree *fn, const struct model_function *f, const char *expr) {
   for (size_t i = 0; expr && i < f->params.len; i++)
     if (strcmp(((struct model_param *)f->params.items[i])->name, expr) == 0) {

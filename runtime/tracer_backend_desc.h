@@ -59,8 +59,28 @@ struct tracer_field_format {
 
 enum tracer_status_source {
   TRACER_STATUS_NONE,   /* the call has no status */
-  TRACER_STATUS_RESULT, /* the exit event's `result` field */
-  TRACER_STATUS_FIELD,  /* the exit event's `status` field */
+  TRACER_STATUS_RESULT, /* the call's result is its status */
+  TRACER_STATUS_FIELD,  /* a status out-param holds it */
+};
+
+/* One named value in a call's record (runtime/tracer_runtime.h): the low `size` bytes of
+ * slot `index`, sign-extended for TRACER_SLOT_SIGNED, floating-point values by bits. */
+enum tracer_slot_kind {
+  TRACER_SLOT_SIGNED,
+  TRACER_SLOT_UNSIGNED,
+  TRACER_SLOT_ADDRESS,
+  TRACER_SLOT_FLOAT,
+  TRACER_SLOT_DOUBLE,
+};
+
+struct tracer_slot {
+  const char *name;    /* the param's name; "result"; "status"; "<param>_val" (out value) */
+  uint8_t index;
+  uint8_t size;        /* bytes */
+  uint8_t kind;        /* enum tracer_slot_kind */
+  uint8_t at_exit;     /* known when the call returns: result, status, out values */
+  int16_t present_if;  /* out values: the slot of their pointer, which NULL makes absent;
+                          else -1 */
 };
 
 /* What a call means, so analyses stay generic (trace.commands and trace.calls of the
@@ -78,11 +98,21 @@ enum tracer_meaning {
 struct tracer_function_desc {
   const char *name;
   enum tracer_status_source status;
+  const struct tracer_slot *slots; /* the record's named slots, in record order */
+  uint32_t slot_count;
+  uint32_t record_length;          /* slots in the default and full events' record */
+  uint32_t full_entry_fields;      /* full event: fields after the record shown at entry */
   const struct tracer_field_format *formats;
   uint32_t format_count;
   enum tracer_meaning meaning;
   const char *direction;   /* transfers: "h2d", "d2h", "d2d", ...; else NULL */
-  const char *bytes_param; /* the param (an entry event field) holding the bytes; or NULL */
+  const char *bytes_param; /* the param (a record slot) holding the bytes; or NULL */
+  /* Calls tallied in one row per value of a param (the spec's trace.rows): the param
+   * (a named slot of the record), the names of its values, and the row of the first value
+   * (rows follow the functions, named FUNCTION:VALUE). NULL, NULL, 0 otherwise. */
+  const char *row_field;
+  const struct tracer_names *row_names;
+  uint32_t row_first;
 };
 
 struct tracer_backend_desc {
@@ -93,6 +123,10 @@ struct tracer_backend_desc {
   uint32_t function_count;
   int64_t success;      /* the status value of a successful call */
   const struct tracer_names *status_names; /* may be NULL */
+  int device_times_host; /* 1: device commands carry the host-side times of their calls */
+  /* "" for an LD_PRELOAD interposer; else the environment variable through which the
+   * API's own library loads the backend's library (a collector or tool). */
+  const char *collector;
 };
 
 #endif

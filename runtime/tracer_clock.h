@@ -9,7 +9,17 @@
 /* The clock class name the plugin gives LTTng (and so the trace metadata). */
 #define TRACER_CLOCK_TSC_NAME "tracer_tsc"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+/* Whether the plugin makes the TSC the trace clock on this machine: an invariant TSC
+ * that the kernel keeps time with. When not, *why_not (if given) says why, else NULL.
+ * Depends on libc alone (tracer_clock_tsc.c). */
+bool tracer_clock_tsc_usable(const char **why_not);
+/* The kernel's current clocksource ("tsc", "kvm-clock", ...) in source; false when it
+ * cannot be read. */
+bool tracer_clock_kernel_clocksource(char *source, size_t size);
 
 /* A (TSC, CLOCK_MONOTONIC_RAW nanoseconds) pair read at one instant, to within ~10 ns.
  * x86 only. */

@@ -29,7 +29,6 @@
 #include <time.h>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #include <x86intrin.h>
 
 /* A plain RDTSC, 10 ns here; the kernel's vDSO fences it (LFENCE; RDTSC: 20 ns) so that a
@@ -47,15 +46,6 @@ static uint64_t read_counter(void) {
 static uint64_t read_ordered(void) {
   _mm_lfence();
   return __rdtsc();
-}
-
-/* Invariant TSC (CPUID 0x80000007, EDX bit 8): constant rate, runs in every C-state. */
-static bool tsc_invariant(void) {
-  unsigned eax, ebx, ecx, edx;
-  if (!__get_cpuid(0x80000000u, &eax, &ebx, &ecx, &edx) || eax < 0x80000007u)
-    return false;
-  __get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx);
-  return (edx >> 8) & 1;
 }
 
 /* Of a few tries, the one whose raw clock read was bracketed most tightly by two TSC
@@ -123,20 +113,9 @@ static const char *description(void) {
          "measured against CLOCK_MONOTONIC_RAW";
 }
 
-/* The kernel keeps time with the TSC only while the TSCs of all CPUs agree. */
-static bool kernel_clocksource_is_tsc(void) {
-  FILE *file = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
-  if (!file)
-    return false;
-  char source[32] = "";
-  bool tsc = fgets(source, sizeof source, file) != NULL && strcmp(source, "tsc\n") == 0;
-  fclose(file);
-  return tsc;
-}
-
 void lttng_ust_clock_plugin_init(void);
 void lttng_ust_clock_plugin_init(void) {
-  if (!tsc_invariant() || !kernel_clocksource_is_tsc())
+  if (!tracer_clock_tsc_usable(NULL))
     return; /* LTTng keeps CLOCK_MONOTONIC, in the daemon and its apps alike */
   if (lttng_ust_trace_clock_set_read64_cb(read_counter) != 0 ||
       lttng_ust_trace_clock_set_freq_cb(frequency) != 0 ||

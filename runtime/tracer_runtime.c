@@ -5,6 +5,7 @@
 
 #include "tracer_runtime.h"
 
+#include "tracer_calibration.h"
 #include "tracer_clock.h"
 
 #include <dlfcn.h>
@@ -327,4 +328,8 @@ __attribute__((constructor)) static void tracer_runtime_init(void) {
     pthread_atfork(NULL, NULL, notify_fork_child);
     notify_fork_child();
   }
+  /* After notify_fork_child: only then does the session record this process. */
+  lttng_ust_tracepoint(lttng_ust_tracer, clock_read, tracer_pid(), tracer_tid(),
+                       tracer_clock_read_cost());
+  tracer_calibrate_if_asked();
 }

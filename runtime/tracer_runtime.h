@@ -53,13 +53,37 @@ static inline int32_t tracer_tid(void) {
   return tid ? tid : tracer_tid_slow();
 }
 
-/* Minimal mode's whole event, one array field (one write instead of three):
- * {start, pid << 32 | tid, function << 32 | the status's low 32 bits}. A compound
- * literal, alive while the tracepoint that takes it runs. */
-#define tracer_call_record(start, function, status)                                      \
-  ((const uint64_t[3]){(start),                                                           \
-                       (uint64_t)(uint32_t)tracer_pid() << 32 | (uint32_t)tracer_tid(),   \
-                       (uint64_t)(function) << 32 | (uint32_t)(status)})
+/* Every call is one event, written when it returns, whose first field is an array of
+ * 64-bit slots (one field: each LTTng field costs several ns). Its first four slots are
+ * the same in every mode (docs/trace-format.md):
+ *   [0] start and [1] end: the trace clock read right before and right after the real
+ *       call, so that the tracer's own work is in neither;
+ *   [2] pid << 32 | tid;
+ *   [3] function << 48 | depth << 32 | the status's low 32 bits, where depth counts the
+ *       traced calls the thread was already in (0: called by the app itself).
+ * Default and full modes add one slot per argument and out value. */
+enum { TRACER_RECORD_HEAD = 4 };
+
+static inline uint64_t tracer_record_ids(void) {
+  return (uint64_t)(uint32_t)tracer_pid() << 32 | (uint32_t)tracer_tid();
+}
+
+static inline uint64_t tracer_record_call(unsigned function, unsigned depth, int64_t status) {
+  return (uint64_t)function << 48 | (uint64_t)(depth & 0xffff) << 32 | (uint32_t)status;
+}
+
+/* A value's bits in a slot: integers sign- or zero-extended as C converts them,
+ * floating-point values by their bits. */
+static inline uint64_t tracer_slot_float(float value) {
+  uint32_t bits;
+  __builtin_memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+static inline uint64_t tracer_slot_double(double value) {
+  uint64_t bits;
+  __builtin_memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
 
 /* Converts a CLOCK_MONOTONIC_RAW time (what PoCL's device timestamps are) to the trace
  * clock, by sampling both clocks now (and, for the TSC, the rate since the runtime
@@ -121,9 +145,10 @@ struct tracer_command {
 void tracer_device_command(const char *backend, enum tracer_command_kind kind, const char *name,
                            uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end);
 
-/* Calls in flight, for minimal mode's record of calls that never return. A thread keeps
- * its own stack (no lock: only the owner writes it); when the process exits or dies of a
- * fatal signal, every thread's open calls are written as lttng_ust_tracer:unfinished. */
+/* Calls in flight: their depth goes into every call's record, and when the process exits
+ * or dies of a fatal signal, every thread's open calls are written as
+ * lttng_ust_tracer:unfinished (they never reach their own event). A thread keeps its own
+ * stack (no lock: only the owner writes it). */
 struct tracer_inflight {
   const char *backend;
   uint16_t function;
@@ -141,18 +166,27 @@ struct tracer_thread_calls *tracer_thread_calls_register(void);
 extern __thread struct tracer_thread_calls *tracer_thread_calls
     __attribute__((tls_model("initial-exec")));
 
-static inline void tracer_inflight_push(const char *backend, uint16_t function, uint64_t start) {
+/* Opens a call: returns the number of calls the thread was already in. The start is
+ * filled in by tracer_inflight_started() once read, right before the real call. */
+static inline unsigned tracer_inflight_push(const char *backend, uint16_t function) {
   struct tracer_thread_calls *t = tracer_thread_calls;
   if (!t && !(t = tracer_thread_calls_register()))
-    return;
+    return 0;
   unsigned d = t->depth;
   if (d < TRACER_INFLIGHT_DEPTH) {
     t->calls[d].backend = backend;
     t->calls[d].function = function;
-    t->calls[d].start = start;
+    t->calls[d].start = 0;
   }
   __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the entry complete */
   t->depth = d + 1;
+  return d;
+}
+
+static inline void tracer_inflight_started(unsigned depth, uint64_t start) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (t && depth < TRACER_INFLIGHT_DEPTH)
+    t->calls[depth].start = start;
 }
 
 static inline void tracer_inflight_pop(void) {

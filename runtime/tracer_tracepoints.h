@@ -45,6 +45,66 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, unfinished,
   )
 )
 
+/* What one read of the trace clock costs in this process: the least difference between two
+ * reads in a row, in trace clock units. Every call's end - start holds one such read, which
+ * the analyses take off (docs/trace-format.md). */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, clock_read,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, cost),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_integer(uint64_t, cost, cost)
+  )
+)
+
+/* The calibration (runtime/tracer_calibration.c): samples of a call record's head, then
+ * its result: what recording one event costs on this machine, in picoseconds, as a fixed
+ * cost and a cost per payload byte. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, calibration_sample,
+  LTTNG_UST_TP_ARGS(const uint64_t *, slots, unsigned, count),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_sequence_hex(uint64_t, slots, slots, unsigned, count)
+  )
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, calibration,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, event_ps, uint64_t, byte_ps),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_integer(uint64_t, event_ps, event_ps)
+    lttng_ust_field_integer(uint64_t, byte_ps, byte_ps)
+  )
+)
+
+/* A named region of one thread (tracer_recording.h), written when it closes. depth 0 is
+ * outermost. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, region,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, backend, const char *, name,
+                    uint16_t, depth, uint64_t, start, uint64_t, end),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_string(backend, backend)
+    lttng_ust_field_string(name, name)
+    lttng_ust_field_integer(uint16_t, depth, depth)
+    lttng_ust_field_integer(uint64_t, start, start)
+    lttng_ust_field_integer(uint64_t, end, end)
+  )
+)
+
+/* The recording was paused from start to end (tracer_recording.h): written when it
+ * resumes, or when the process ends paused. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, paused,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, start, uint64_t, end),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_integer(uint64_t, start, start)
+    lttng_ust_field_integer(uint64_t, end, end)
+  )
+)
+
 #endif
 
 #include <lttng/tracepoint-event.h>

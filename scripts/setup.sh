@@ -6,12 +6,15 @@ set -eu
 packages="
   build-essential cmake pkg-config clang-format jq time ltrace uftrace
   libclang-19-dev clang-19 libomp-19-dev libclang-rt-19-dev
+  clang-tools-19
   libyaml-dev
   liblttng-ust-dev lttng-tools liblttng-ctl-dev babeltrace2 libbabeltrace2-dev
+  protobuf-compiler protobuf-c-compiler libprotobuf-c-dev
   libze-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   mpich libmpich-dev openmpi-bin libopenmpi-dev
   libamdhip64-dev
+  help2man dpkg-dev file lmod tcl8.6
   zlib1g-dev pigz libbz2-dev bzip2 libarchive-dev libarchive-tools libsqlite3-dev sqlite3
   libcurl4-openssl-dev liblapacke-dev libuv1-dev libnetcdf-dev
 "
@@ -41,10 +44,54 @@ else
   echo "setup.sh: all packages already installed"
 fi
 
+# Debian's environment-modules conflicts with lmod (both provide `module`), so only lmod
+# is installed; environment-modules is unpacked from its Debian package into
+# /opt/environment-modules, for the tests that load the tracer's module with both tools
+# (its modulecmd.tcl runs with tcl8.6, installed above).
+envmod=/opt/environment-modules
+if ! find "$envmod/usr/lib" -name modulecmd.tcl 2>/dev/null | grep -q .; then
+  echo "setup.sh: unpacking environment-modules into $envmod"
+  tmp=$(mktemp -d)
+  chmod 755 "$tmp" # apt's download user writes there
+  (cd "$tmp" && apt-get -o APT::Sandbox::User=root download environment-modules) || {
+    apt-get update && (cd "$tmp" && apt-get -o APT::Sandbox::User=root download environment-modules)
+  }
+  mkdir -p "$envmod"
+  dpkg-deb -x "$tmp"/environment-modules_*.deb "$envmod"
+  rm -rf "$tmp"
+fi
+
 # The CUDA toolkit does not come from Debian; the CUDA and NVTX models need its headers.
 cuda=${CUDA_HOME:-/usr/local/cuda}
 if [ ! -f "$cuda/include/cuda.h" ]; then
   echo "setup.sh: warning: CUDA toolkit not found at $cuda (no $cuda/include/cuda.h)." >&2
   echo "setup.sh: warning: the cuda, cudart and nvtx models cannot be regenerated here;" >&2
   echo "setup.sh: warning: set CUDA_HOME or install the CUDA 13 toolkit at /usr/local/cuda." >&2
+fi
+
+# Level Zero's upstream null driver, for the ze tests (ZE_ENABLE_NULL_DRIVER=1): Debian
+# ships the loader but no driver, so it is built from Debian's level-zero source package,
+# through a private apt state that leaves the system's apt configuration alone.
+ze_null_dir=/usr/local/lib/tracer-ze-null
+if [ ! -e "$ze_null_dir/libze_null.so.1" ]; then
+  echo "setup.sh: building Level Zero's null driver into $ze_null_dir"
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  mkdir -p "$work/apt/parts" "$work/apt/lists/partial"
+  sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+    >"$work/apt/parts/src.sources"
+  apt_private="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$work/apt/parts
+               -o Dir::State::Lists=$work/apt/lists"
+  # shellcheck disable=SC2086 # apt_private is a list of options
+  apt-get $apt_private update
+  # shellcheck disable=SC2086
+  (cd "$work" && apt-get $apt_private source --download-only level-zero)
+  tar -xzf "$work"/level-zero_*.orig.tar.gz -C "$work"
+  src=$(find "$work" -mindepth 1 -maxdepth 1 -type d ! -name apt | head -n 1)
+  cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$work/build" --target ze_null -j "$(nproc)"
+  mkdir -p "$ze_null_dir"
+  cp -P "$work"/build/lib/libze_null.so* "$ze_null_dir/"
+  rm -rf "$work"
+  trap - EXIT
 fi

@@ -30,6 +30,8 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->tid = ctf_event_class_field_index(c, "tid");
   info->device_backend = info->device_kind = info->device_name = -1;
   info->device_bytes = info->device_queue = info->device_end = -1;
+  info->cost = info->event_ps = info->byte_ps = -1;
+  info->row = -1;
   const char *colon = strchr(c->name, ':');
   if (!colon)
     return;
@@ -43,6 +45,22 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
       info->device_name = ctf_event_class_field_index(c, "name");
       info->device_bytes = ctf_event_class_field_index(c, "bytes");
       info->device_queue = ctf_event_class_field_index(c, "queue");
+      info->start = ctf_event_class_field_index(c, "start");
+      info->device_end = ctf_event_class_field_index(c, "end");
+    } else if (strcmp(event, "clock_read") == 0) {
+      info->role = EVENT_CLOCK_READ;
+      info->cost = ctf_event_class_field_index(c, "cost");
+    } else if (strcmp(event, "calibration") == 0) {
+      info->role = EVENT_CALIBRATION;
+      info->event_ps = ctf_event_class_field_index(c, "event_ps");
+      info->byte_ps = ctf_event_class_field_index(c, "byte_ps");
+    } else if (strcmp(event, "calibration_sample") == 0) {
+      info->role = EVENT_CALIBRATION_SAMPLE;
+    } else if (strcmp(event, "region") == 0 || strcmp(event, "paused") == 0) {
+      /* backend, name, start and end sit where a device command's do. */
+      info->role = event[0] == 'r' ? EVENT_REGION : EVENT_PAUSED;
+      info->device_backend = ctf_event_class_field_index(c, "backend");
+      info->device_name = ctf_event_class_field_index(c, "name");
       info->start = ctf_event_class_field_index(c, "start");
       info->device_end = ctf_event_class_field_index(c, "end");
     } else if (strcmp(event, "unfinished") == 0) {
@@ -59,38 +77,28 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
     return;
   info->desc = desc;
   info->backend = backend_index(desc);
+  /* One event per call: `call` (minimal mode), `F` (default) or `F_full`. */
+  info->record = ctf_event_class_field_index(c, "record"); /* see event_map_call() */
   if (strcmp(event, "call") == 0) {
     info->role = EVENT_CALL;
-    info->record = ctf_event_class_field_index(c, "record"); /* see event_map_call() */
     return;
   }
+  int function = backends_function_index(desc, event, event_len);
   size_t stem;
-  enum event_role role = EVENT_OTHER;
-  if (ends_with(event, event_len, "_entry_full", &stem)) {
-    role = EVENT_ENTRY;
-    info->full = true;
-  } else if (ends_with(event, event_len, "_exit_full", &stem)) {
-    role = EVENT_EXIT;
-    info->full = true;
-  } else if (ends_with(event, event_len, "_entry", &stem)) {
-    role = EVENT_ENTRY;
-  } else if (ends_with(event, event_len, "_exit", &stem)) {
-    role = EVENT_EXIT;
-  } else {
-    return;
+  if (function < 0 && ends_with(event, event_len, "_full", &stem)) {
+    function = backends_function_index(desc, event, stem);
+    info->full = function >= 0;
   }
-  info->function = backends_function_index(desc, event, stem);
-  if (info->function < 0)
+  if (function < 0)
     return;
-  info->role = role;
-  if (role == EVENT_EXIT) {
-    info->start = ctf_event_class_field_index(c, "start");
-    switch (desc->functions[info->function].status) {
-    case TRACER_STATUS_RESULT: info->status = ctf_event_class_field_index(c, "result"); break;
-    case TRACER_STATUS_FIELD: info->status = ctf_event_class_field_index(c, "status"); break;
-    case TRACER_STATUS_NONE: break;
-    }
-  }
+  info->function = function;
+  info->role = EVENT_CALL;
+  /* A function tallied per value of a param (trace.rows): the param's record slot, which
+   * minimal mode's records lack. */
+  const struct tracer_function_desc *f = &desc->functions[function];
+  for (uint32_t k = 0; f->row_field && k < f->slot_count; k++)
+    if (f->slots[k].name && strcmp(f->slots[k].name, f->row_field) == 0)
+      info->row = (int)k;
 }
 
 int event_map_build(const struct ctf_trace *trace, struct event_map *map) {
@@ -122,32 +130,52 @@ static bool payload_int(const struct ctf_event *ev, int field, int64_t *out) {
   return true;
 }
 
-bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
-                    struct event_call *call) {
+size_t event_map_record(const struct event_info *info, const struct ctf_event *ev,
+                        uint64_t *slots, size_t max) {
   struct ctf_value record, element;
-  uint64_t values[3];
   if (info->record < 0 ||
       ctf_event_decode_field(ev, (size_t)info->record, &record, NULL) != CTF_OK ||
-      record.kind != CTF_VALUE_ARRAY || record.u.array.count != 3)
-    return false;
-  for (uint64_t i = 0; i < 3; i++) {
+      record.kind != CTF_VALUE_ARRAY)
+    return 0;
+  size_t n = record.u.array.count < max ? (size_t)record.u.array.count : max;
+  for (size_t i = 0; i < n; i++) {
     if (ctf_value_element(&record, i, &element) != CTF_OK ||
         (element.kind != CTF_VALUE_SIGNED && element.kind != CTF_VALUE_UNSIGNED))
-      return false;
-    values[i] = element.kind == CTF_VALUE_SIGNED ? (uint64_t)element.u.s : element.u.u;
+      return 0;
+    slots[i] = element.kind == CTF_VALUE_SIGNED ? (uint64_t)element.u.s : element.u.u;
   }
-  call->start = values[0];
-  call->pid = (int64_t)(values[1] >> 32);
-  call->tid = (int64_t)(uint32_t)values[1];
-  call->function = (int64_t)(values[2] >> 32);
-  call->status = (int32_t)(uint32_t)values[2];
+  return n;
+}
+
+int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw) {
+  if (slot->size >= 8)
+    return (int64_t)raw;
+  raw &= (UINT64_C(1) << (8 * slot->size)) - 1;
+  if (slot->kind == TRACER_SLOT_SIGNED && (raw >> (8 * slot->size - 1)) & 1)
+    raw |= ~UINT64_C(0) << (8 * slot->size);
+  return (int64_t)raw;
+}
+
+bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
+                    struct event_call *call) {
+  uint64_t head[EVENT_RECORD_HEAD];
+  if (info->role != EVENT_CALL ||
+      event_map_record(info, ev, head, EVENT_RECORD_HEAD) != EVENT_RECORD_HEAD)
+    return false;
+  call->start = head[0];
+  call->end = head[1];
+  call->pid = (int64_t)(head[2] >> 32);
+  call->tid = (int64_t)(uint32_t)head[2];
+  call->function = (int64_t)(head[3] >> 48);
+  call->depth = (unsigned)(head[3] >> 32) & 0xffff;
+  call->status = (int32_t)(uint32_t)head[3];
   return true;
 }
 
 bool event_map_ids(const struct event_map *map, const struct event_info *info,
                    const struct ctf_event *ev, int64_t *pid, int64_t *tid) {
   struct event_call call;
-  if (info->record >= 0 && event_map_call(info, ev, &call)) {
+  if (event_map_call(info, ev, &call)) {
     *pid = call.pid;
     *tid = call.tid;
     return true;

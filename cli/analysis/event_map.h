@@ -10,24 +10,31 @@
 
 enum event_role {
   EVENT_OTHER,          /* not the tracer's: ignored by the tally */
-  EVENT_ENTRY,          /* F_entry or F_entry_full */
-  EVENT_EXIT,           /* F_exit or F_exit_full */
-  EVENT_CALL,           /* lttng_ust_<backend>:call (minimal mode) */
+  EVENT_CALL,           /* one call: lttng_ust_<backend>:call, :F or :F_full */
   EVENT_DEVICE_COMMAND, /* lttng_ust_tracer:device_command */
   EVENT_UNFINISHED,     /* lttng_ust_tracer:unfinished: a call that never returned */
+  EVENT_CLOCK_READ,     /* lttng_ust_tracer:clock_read: the cost of one clock read */
+  EVENT_CALIBRATION,    /* lttng_ust_tracer:calibration: the cost of one event */
+  EVENT_CALIBRATION_SAMPLE, /* the calibration's own events: skipped */
+  EVENT_REGION,         /* lttng_ust_tracer:region: a named region that closed */
+  EVENT_PAUSED,         /* lttng_ust_tracer:paused: the recording was paused */
 };
 
 struct event_info {
   enum event_role role;
-  bool full;                              /* an _entry_full / _exit_full event */
+  bool full;                              /* an F_full event */
   int backend;                            /* index in tracer_backends[], -1 if none */
   const struct tracer_backend_desc *desc; /* NULL if none */
-  int function;                           /* index in desc->functions, -1 if none */
+  int function;                           /* index in desc->functions, -1 if none (and
+                                             for `call`, whose record says it) */
   /* Payload field indices, -1 when absent. */
   int pid, tid; /* the event's own ids (else the vpid/vtid contexts, if any) */
-  int record;   /* minimal mode's call event: its one array field, see event_map_call() */
+  int record;   /* a call event's record array, see event_map_call() */
   int start, status, function_field;
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
+  int cost, event_ps, byte_ps; /* clock_read and calibration events */
+  int row; /* calls of a function tallied per value of a param: that param's index in
+              the function's slots (tracer_function_desc.slots), -1 if none */
 };
 
 struct event_map {
@@ -38,16 +45,27 @@ struct event_map {
 
 int event_map_build(const struct ctf_trace *trace, struct event_map *map);
 
-/* Minimal mode's call event, unpacked from its record {start, pid << 32 | tid,
- * function << 32 | status (low 32 bits)}. */
+/* A call event's record head (runtime/tracer_runtime.h, docs/trace-format.md):
+ * {start, end, pid << 32 | tid, function << 48 | depth << 32 | status (low 32 bits)}. */
+enum { EVENT_RECORD_HEAD = 4 };
 struct event_call {
-  uint64_t start; /* on the trace clock */
+  uint64_t start, end; /* on the trace clock, read right around the real call */
   int64_t pid, tid, function, status;
+  unsigned depth;      /* traced calls the thread was already in */
 };
 
-/* False when ev is not such an event or its record cannot be read. */
+/* False when ev is not a call event or its record cannot be read. */
 bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
                     struct event_call *call);
+
+/* Up to max slots of a call event's record into slots; returns how many (0 when it has
+ * none or cannot be read). */
+size_t event_map_record(const struct event_info *info, const struct ctf_event *ev,
+                        uint64_t *slots, size_t max);
+
+/* A slot's value as its param's type had it (tracer_slot): its low `size` bytes,
+ * sign-extended for signed types. */
+int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw);
 
 /* The process and thread of an event: its pid/tid payload fields (or call record), else
  * LTTng's vpid and vtid contexts; false when it has neither. */

@@ -14,8 +14,10 @@ int run_record_write(const char *trace_dir, const struct run_record *r) {
     return -1;
   fprintf(f,
           "command: %s\nstatus: %s\nexit_code: %d\ndiscarded_events: %" PRIu64
-          "\nlost_packets: %" PRIu64 "\n",
-          r->command, r->status, r->exit_code, r->discarded_events, r->lost_packets);
+          "\nlost_packets: %" PRIu64 "\nwall_ns: %" PRIu64 "\nevent_ps: %" PRIu64
+          "\nbyte_ps: %" PRIu64 "\n",
+          r->command, r->status, r->exit_code, r->discarded_events, r->lost_packets,
+          r->wall_ns, r->event_ps, r->byte_ps);
   return fclose(f);
 }
 
@@ -48,6 +50,12 @@ void run_record_read(const char *trace_dir, struct run_record *r) {
       r->discarded_events = strtoull(value, NULL, 10);
     else if (strcmp(line, "lost_packets") == 0)
       r->lost_packets = strtoull(value, NULL, 10);
+    else if (strcmp(line, "wall_ns") == 0)
+      r->wall_ns = strtoull(value, NULL, 10);
+    else if (strcmp(line, "event_ps") == 0)
+      r->event_ps = strtoull(value, NULL, 10);
+    else if (strcmp(line, "byte_ps") == 0)
+      r->byte_ps = strtoull(value, NULL, 10);
   }
   fclose(f);
   r->present = r->status[0] != '\0';

@@ -14,6 +14,9 @@ struct run_record {
   int exit_code;        /* as a shell reports it: 128+N for signal N */
   bool clean;           /* exited with status 0 */
   uint64_t discarded_events, lost_packets;
+  uint64_t wall_ns;     /* from the app's start to its end; 0 if unknown */
+  /* What recording costs on the machine that ran it (tracing_cost.h); 0 if unknown. */
+  uint64_t event_ps, byte_ps;
 };
 
 #define RUN_RECORD_FILE "tracer-run.txt"

@@ -133,26 +133,28 @@ static void note_actor(struct tally_backend *b, const struct event_map *map,
 static void on_call(struct tally *t, const struct event_map *map, const struct event_info *info,
                     const struct ctf_event *ev, int host) {
   struct tally_backend *b = &t->backends[info->backend];
-  int64_t start = 0, status = 0, function = info->function;
-  bool has_status = info->status >= 0 && field_int(ev, info->status, &status);
-  if (info->role == EVENT_CALL) {
-    struct event_call call;
-    if (!event_map_call(info, ev, &call))
-      return;
-    start = (int64_t)call.start;
-    function = call.function;
-    status = call.status;
-    has_status = true;
-  } else if (!field_int(ev, info->start, &start)) {
+  struct event_call call;
+  if (!event_map_call(info, ev, &call) || call.function < 0 ||
+      (uint64_t)call.function >= b->function_count)
     return;
+  const struct tracer_function_desc *f = &info->desc->functions[call.function];
+  /* The record keeps the status's low 32 bits: compare them as such. */
+  bool error = f->status != TRACER_STATUS_NONE &&
+               (int32_t)call.status != (int32_t)info->desc->success;
+  int64_t function = call.function;
+  uint64_t slots[256];
+  if (info->row >= 0 && (size_t)f->slots[info->row].index <
+                            event_map_record(info, ev, slots, f->slots[info->row].index + 1u)) {
+    /* Tallied per value of a param: the value's row (trace.rows of the spec). */
+    int64_t value = event_map_slot_value(&f->slots[info->row], slots[f->slots[info->row].index]);
+    for (uint32_t k = 0; f->row_names && k < f->row_names->count; k++)
+      if (f->row_names->values[k].value == value && f->row_first + k < b->function_count) {
+        function = f->row_first + k;
+        break;
+      }
   }
-  if (function < 0 || (uint64_t)function >= b->function_count)
-    return;
-  uint64_t ns = span_ns(ev, (uint64_t)start, ev->timestamp);
-  /* Packed statuses keep 32 bits: compare them as such. */
-  bool error = has_status && (info->role == EVENT_CALL ? (int32_t)status != (int32_t)info->desc->success
-                                                       : status != info->desc->success);
-  stat_add(&b->host[function], ns, error);
+  stat_add(&b->host[function], span_ns(ev, call.start, call.end), error);
+  b->events++;
   note_actor(b, map, info, ev, host, false);
 }
 
@@ -205,6 +207,43 @@ static void on_unfinished(struct tally *t, const struct event_info *info,
   }
 }
 
+static void on_cost(struct tally *t, const struct event_info *info, const struct ctf_event *ev) {
+  int64_t cost, event_ps, byte_ps;
+  if (info->role == EVENT_CLOCK_READ && field_int(ev, info->cost, &cost) && cost >= 0) {
+    uint64_t ns = span_ns(ev, 0, (uint64_t)cost);
+    if (!t->has_clock_read || ns < t->clock_read_ns)
+      t->clock_read_ns = ns;
+    t->has_clock_read = true;
+  } else if (info->role == EVENT_CALIBRATION && field_int(ev, info->event_ps, &event_ps) &&
+             field_int(ev, info->byte_ps, &byte_ps) && event_ps > 0 && byte_ps >= 0) {
+    t->calibration_event_ps = (uint64_t)event_ps;
+    t->calibration_byte_ps = (uint64_t)byte_ps;
+    t->has_calibration = true;
+    const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
+    t->clock_is_tsc = clock && clock->frequency && clock->frequency != 1000000000u;
+  }
+}
+
+static void on_region(struct tally *t, const struct event_info *info,
+                      const struct ctf_event *ev) {
+  struct ctf_value backend, name;
+  int64_t start = 0, end = 0;
+  if (!field_int(ev, info->start, &start) || !field_int(ev, info->device_end, &end))
+    return;
+  if (info->role == EVENT_PAUSED) {
+    t->pauses++;
+    t->paused_ns += span_ns(ev, (uint64_t)start, (uint64_t)end);
+    return;
+  }
+  if (ctf_event_decode_field(ev, (size_t)info->device_backend, &backend, NULL) != CTF_OK ||
+      ctf_event_decode_field(ev, (size_t)info->device_name, &name, NULL) != CTF_OK ||
+      backend.kind != CTF_VALUE_STRING || name.kind != CTF_VALUE_STRING)
+    return;
+  regions_add(&t->regions, backend.u.string.chars, backend.u.string.length,
+              name.u.string.chars, name.u.string.length,
+              span_ns(ev, (uint64_t)start, (uint64_t)end));
+}
+
 static void set_error(struct tally *t, const char *message) {
   if (!t->error)
     t->error = strdup(message);
@@ -238,14 +277,19 @@ static void read_stream(struct worker *w, size_t stream) {
       t->discarded += ev->packet->events_discarded_new;
     }
     const struct event_info *info = &w->map->infos[ev->event_class->index];
-    if (info->role == EVENT_EXIT || info->role == EVENT_CALL)
+    if (info->role == EVENT_CALL)
       on_call(t, w->map, info, ev, host);
     else if (info->role == EVENT_DEVICE_COMMAND)
       on_device(t, w->map, info, ev, host);
     else if (info->role == EVENT_UNFINISHED)
       on_unfinished(t, info, ev);
-    else if (info->role == EVENT_ENTRY)
-      t->backends[info->backend].events++;
+    else if (info->role == EVENT_CLOCK_READ || info->role == EVENT_CALIBRATION)
+      on_cost(t, info, ev);
+    if (info->role == EVENT_CLOCK_READ || info->role == EVENT_CALIBRATION ||
+        info->role == EVENT_CALIBRATION_SAMPLE)
+      t->own_events++;
+    else if (info->role == EVENT_REGION || info->role == EVENT_PAUSED)
+      on_region(t, info, ev);
     if ((++count & 0xffff) == 0) {
       atomic_fetch_add(&w->progress->bytes_done, ev->offset - last_offset);
       last_offset = ev->offset;
@@ -276,6 +320,16 @@ static void *worker_main(void *arg) {
 
 static int merge_into(struct tally *into, struct tally *from) {
   into->events += from->events;
+  into->own_events += from->own_events;
+  if (from->has_clock_read && (!into->has_clock_read || from->clock_read_ns < into->clock_read_ns))
+    into->clock_read_ns = from->clock_read_ns;
+  into->has_clock_read |= from->has_clock_read;
+  if (from->has_calibration) {
+    into->calibration_event_ps = from->calibration_event_ps;
+    into->calibration_byte_ps = from->calibration_byte_ps;
+    into->has_calibration = true;
+    into->clock_is_tsc = from->clock_is_tsc;
+  }
   into->discarded += from->discarded;
   if (from->loss_count) {
     struct tally_loss *grown =
@@ -290,6 +344,10 @@ static int merge_into(struct tally *into, struct tally *from) {
   }
   if (from->error)
     set_error(into, from->error);
+  into->pauses += from->pauses;
+  into->paused_ns += from->paused_ns;
+  if (regions_merge(&into->regions, &from->regions))
+    return -1;
   for (size_t i = 0; i < into->backend_count; i++) {
     struct tally_backend *a = &into->backends[i], *b = &from->backends[i];
     for (uint32_t f = 0; f < a->function_count; f++) {
@@ -328,6 +386,21 @@ static int host_index(struct tally *t, const char *name) {
   t->hostnames = grown;
   t->hostnames[t->host_count] = strdup(name);
   return (int)t->host_count++;
+}
+
+/* Each call's end - start holds one clock read (the end's): take it off, as if the clock
+ * were free. The same for every call, so totals, minimums and maximums shift alike. */
+static void take_off_clock_reads(struct tally *t) {
+  uint64_t c = t->clock_read_ns;
+  for (size_t i = 0; c && i < t->backend_count; i++) {
+    struct tally_backend *b = &t->backends[i];
+    for (uint32_t f = 0; f < b->function_count; f++) {
+      struct tally_stat *s = &b->host[f];
+      s->total = s->total > s->calls * c ? s->total - s->calls * c : 0;
+      s->min = s->min > c ? s->min - c : 0;
+      s->max = s->max > c ? s->max - c : 0;
+    }
+  }
 }
 
 static void draw_progress(const struct progress *p, bool final) {
@@ -418,6 +491,9 @@ int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsi
     tally_free(&workers[i].tally);
     free(workers[i].streams);
   }
+  if (rc == 0)
+    take_off_clock_reads(tally);
+  tally->trace_bytes = progress.bytes_total;
   free(ids);
   free(workers);
   free(stream_host);
@@ -450,6 +526,7 @@ void tally_free(struct tally *t) {
     free(t->hostnames[i]);
   free(t->hostnames);
   free(t->error);
+  regions_free(&t->regions);
   memset(t, 0, sizeof *t);
 }
 

@@ -4,8 +4,8 @@
  *
  * Reading is split over threads by stream (a tally of tallies is a tally), so memory
  * grows with the number of functions and kernel names, never with the trace's length.
- * Durations come from exit events alone (their `start` field), so entry events are
- * skipped without being decoded.
+ * A call's duration is its record's end minus its start, both read right around the real
+ * call (docs/trace-format.md), so the tracer's own work is in neither.
  */
 #ifndef TRACER_TALLY_H
 #define TRACER_TALLY_H
@@ -17,6 +17,7 @@
 #include "ctf.h"
 #include "event_map.h"
 #include "id_set.h"
+#include "regions.h"
 
 struct tally_stat {
   uint64_t calls, errors;
@@ -46,6 +47,16 @@ struct tally {
   struct tally_backend *backends; /* by index in tracer_backends[]; owned */
   size_t backend_count;
   uint64_t events;          /* every event read */
+  uint64_t own_events;      /* of them, the runtime's bookkeeping (clock_read, calibration) */
+  uint64_t trace_bytes;     /* the streams' sizes, summed */
+  /* What one trace clock read costs, in ns (lttng_ust_tracer:clock_read; the least over
+   * the run's processes): taken off every call's time, which holds one read. */
+  uint64_t clock_read_ns;
+  bool has_clock_read;
+  /* The calibration, when this run made it (lttng_ust_tracer:calibration). */
+  uint64_t calibration_event_ps, calibration_byte_ps;
+  bool has_calibration;
+  bool clock_is_tsc;        /* the calibration's clock: the tracer's TSC, else monotonic */
   uint64_t discarded;       /* events the tracer dropped, from the packet contexts */
   struct tally_loss {
     char *stream;           /* the stream file; owned */
@@ -55,6 +66,8 @@ struct tally {
   char **hostnames;         /* by host index; owned */
   size_t host_count;
   char *error;              /* first stream error, or NULL; the rest of the trace was read */
+  struct regions regions;   /* named regions of every backend */
+  uint64_t pauses, paused_ns; /* times the recording was paused, and for how long in all */
 };
 
 /* Tallies every stream of trace with up to `threads` threads (0: one per core). With

@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracing_cost.h"
 #include "units.h"
 
-enum { NAME_MAX_WIDTH = 48 };
+enum { NAME_MAX_WIDTH = 56 }; /* fits most FUNCTION:VALUE rows (a spec's trace.rows) */
 
 static bool backend_used(const struct tally_backend *b) {
   for (uint32_t i = 0; i < b->function_count; i++)
@@ -113,8 +114,12 @@ static void print_device(const struct tally_backend *b, FILE *out) {
     calls += b->device[order[i]].time.calls;
   }
   int width = name_width(names, n);
-  fprintf(out, "Device profiling (%s) | %zu Hostnames | %zu Processes | %zu Threads |\n\n",
+  fprintf(out, "Device profiling (%s) | %zu Hostnames | %zu Processes | %zu Threads |\n",
           b->desc->label, b->hosts.len, b->device_processes.len, b->device_threads.len);
+  if (b->desc->device_times_host)
+    fputs("Host-side times: the backend has no device timestamps; each row times its call.\n",
+          out);
+  fputc('\n', out);
   time_header(out, width);
   for (size_t i = 0; i < n; i++)
     time_row(out, b->device[order[i]].name, width, &b->device[order[i]].time, total);
@@ -164,6 +169,39 @@ done:
   free(names);
 }
 
+/* The cost of recording this run: from its own calibration, else the cached one the
+ * tracer put in the run record. False when neither is known. */
+static bool run_cost(const struct tally *t, const struct run_record *run, uint64_t *ns,
+                     struct tracing_cost *cost) {
+  if (t->has_calibration)
+    *cost = (struct tracing_cost){t->calibration_event_ps, t->calibration_byte_ps};
+  else if (run && run->event_ps)
+    *cost = (struct tracing_cost){run->event_ps, run->byte_ps};
+  else
+    return false;
+  *ns = tracing_cost_ns(cost, t->events, t->trace_bytes);
+  return true;
+}
+
+static void print_cost(const struct tally *t, const struct run_record *run, FILE *out) {
+  uint64_t ns;
+  struct tracing_cost cost;
+  if (!run_cost(t, run, &ns, &cost)) {
+    fputs("Cost of tracing: unknown (this machine has no calibration yet).\n", out);
+    return;
+  }
+  char total[32], per_event[32], wall[32];
+  units_time(ns, total, sizeof total);
+  units_time(t->events ? ns / t->events : 0, per_event, sizeof per_event);
+  fprintf(out, "Cost of tracing: %llu events x %s = %s", (unsigned long long)t->events,
+          per_event, total);
+  if (run && run->wall_ns) {
+    units_time(run->wall_ns, wall, sizeof wall);
+    fprintf(out, ", %.1f%% of the app's %s", 100.0 * (double)ns / (double)run->wall_ns, wall);
+  }
+  fputs(" (measured on this machine; not in the times above).\n", out);
+}
+
 void tally_print_text(const struct tally *t, const struct run_record *run, FILE *out) {
   if (run && run->present && !run->clean)
     fprintf(out, "The app%s %s%s: the tables count what it recorded until then.\n\n",
@@ -188,6 +226,13 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
               (unsigned long long)(t->discarded - attributed));
     fputc('\n', out);
   }
+  if (t->pauses) {
+    char paused[32];
+    units_time(t->paused_ns, paused, sizeof paused);
+    fprintf(out, "The recording was paused %llu time%s, %s in all: calls made while paused "
+                 "are not counted.\n\n",
+            (unsigned long long)t->pauses, t->pauses == 1 ? "" : "s", paused);
+  }
   bool any = false;
   for (size_t i = 0; i < t->backend_count; i++) {
     const struct tally_backend *b = &t->backends[i];
@@ -196,9 +241,11 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
     any = true;
     print_host(b, out);
     print_device(b, out);
+    regions_print_text(&t->regions, b->desc->name, b->desc->label, out);
   }
   if (!any)
     fputs("No traced API call was recorded.\n", out);
+  print_cost(t, run, out);
 }
 
 static void json_string(FILE *out, const char *s) {
@@ -248,6 +295,15 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
   }
   fprintf(out, ",\n  \"events\": %llu,\n  \"discarded_events\": %llu,\n",
           (unsigned long long)t->events, (unsigned long long)t->discarded);
+  uint64_t cost_ns;
+  struct tracing_cost cost;
+  if (run_cost(t, run, &cost_ns, &cost))
+    fprintf(out, "  \"tracing_cost\": {\"ns\": %llu, \"event_ps\": %llu, \"byte_ps\": %llu, "
+                 "\"wall_ns\": %llu},\n",
+            (unsigned long long)cost_ns, (unsigned long long)cost.event_ps,
+            (unsigned long long)cost.byte_ps, (unsigned long long)(run ? run->wall_ns : 0));
+  fprintf(out, "  \"tracer_events\": %llu,\n  \"clock_read_ns\": %llu,\n",
+          (unsigned long long)t->own_events, (unsigned long long)t->clock_read_ns);
   fputs("  \"discarded_by_stream\": [", out);
   for (size_t i = 0; i < t->loss_count; i++) {
     fputs(i ? ", {\"stream\": " : "{\"stream\": ", out);
@@ -259,6 +315,8 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
     attributed += t->losses[i].discarded;
   fprintf(out, "],\n  \"discarded_unattributed\": %llu,\n",
           (unsigned long long)(t->discarded > attributed ? t->discarded - attributed : 0));
+  fprintf(out, "  \"pauses\": %llu,\n  \"paused_ns\": %llu,\n", (unsigned long long)t->pauses,
+          (unsigned long long)t->paused_ns);
   if (t->error) {
     fputs("  \"error\": ", out);
     json_string(out, t->error);
@@ -299,7 +357,10 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
       }
     }
     free(order);
-    fputs("],\n     \"unfinished\": [", out);
+    if (b->desc->device_times_host) /* device rows carry the host-side times of calls */
+      fputs("],\n     \"device_times\": \"host\",\n     \"unfinished\": [", out);
+    else
+      fputs("],\n     \"unfinished\": [", out);
     first = true;
     for (uint32_t k = 0; k < b->function_count; k++) {
       if (!b->unfinished[k])
@@ -345,7 +406,9 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
       fputs("],\n     \"traffic\": [", out);
     }
     free(dorder);
-    fputs("]}", out);
+    fputs("],\n     \"regions\": ", out);
+    regions_print_json(&t->regions, b->desc->name, out);
+    fputs("}", out);
   }
   fputs("\n  ]\n}\n", out);
 }

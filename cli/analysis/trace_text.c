@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "backends.h"
+#include "line_order.h"
 #include "tracer_backend_desc.h"
 
 enum { MAX_ELEMENTS_SHOWN = 32, MAX_FIELDS = 256 };
@@ -233,22 +234,6 @@ static bool print_function(FILE *out, const struct event_info *info, const struc
   return true;
 }
 
-/* Minimal mode's call event: its record holds the function's index and its status
- * (and the start and ids, shown elsewhere). */
-static bool print_call(FILE *out, const struct event_info *info, const struct ctf_event *ev) {
-  struct event_call call;
-  const struct tracer_backend_desc *b = info->desc;
-  if (info->role != EVENT_CALL || !event_map_call(info, ev, &call) || call.function < 0 ||
-      (uint64_t)call.function >= b->function_count)
-    return false;
-  struct ctf_value status = {.kind = CTF_VALUE_SIGNED};
-  status.u.s = call.status;
-  fprintf(out, " function: %s, status: ", b->functions[call.function].name);
-  print_int(out, &status, b->status_names);
-  fputs(" }\n", out);
-  return true;
-}
-
 /* A value of the trace clock as local time of day, to the nanosecond. */
 static void print_time_of_day(FILE *out, const struct ctf_clock_class *clock, uint64_t value) {
   int64_t ns = clock ? ctf_clock_to_ns(clock, value) : (int64_t)value;
@@ -279,8 +264,6 @@ static void print_event(FILE *out, const struct event_map *map, const struct ctf
             (long long)tid, c->name);
   else
     fprintf(out, " - %s - %s: {", host ? host : "?", c->name);
-  if (print_call(out, info, ev))
-    return;
   if (c->field_count <= MAX_FIELDS &&
       ctf_event_decode_payload(ev, values, MAX_FIELDS, NULL) == CTF_OK) {
     bool first = true;
@@ -289,7 +272,7 @@ static void print_event(FILE *out, const struct event_map *map, const struct ctf
       /* An exit event's start is the tracer's own bookkeeping (durations are in the
        * tally); the ids are already at the head of the line. */
       if (is_length_of_next(c, i) || (int)i == info->pid || (int)i == info->tid ||
-          ((info->role == EVENT_ENTRY || info->role == EVENT_EXIT) && strcmp(name, "start") == 0))
+          (int)i == info->record)
         continue;
       fprintf(out, "%s %s: ", first ? "" : ",", name);
       first = false;
@@ -306,6 +289,173 @@ static void print_event(FILE *out, const struct event_map *map, const struct ctf
   }
 }
 
+/* A slot's value as its type had it: the low `size` bytes, sign-extended if signed. */
+static void print_slot(FILE *out, const struct tracer_slot *slot, uint64_t raw,
+                       const struct tracer_field_format *format) {
+  if (slot->size < 8)
+    raw &= (UINT64_C(1) << (8 * slot->size)) - 1;
+  struct ctf_value v = {.kind = CTF_VALUE_UNSIGNED};
+  v.u.u = raw;
+  switch (slot->kind) {
+  case TRACER_SLOT_SIGNED:
+    if (slot->size < 8 && (raw >> (8 * slot->size - 1)) & 1)
+      raw |= ~UINT64_C(0) << (8 * slot->size);
+    v.kind = CTF_VALUE_SIGNED;
+    v.u.s = (int64_t)raw;
+    print_int(out, &v, format ? format->names : NULL);
+    break;
+  case TRACER_SLOT_UNSIGNED: print_int(out, &v, format ? format->names : NULL); break;
+  case TRACER_SLOT_ADDRESS: fprintf(out, "0x%" PRIx64, raw); break;
+  case TRACER_SLOT_FLOAT: {
+    float f;
+    uint32_t bits = (uint32_t)raw;
+    memcpy(&f, &bits, sizeof f);
+    fprintf(out, "%g", (double)f);
+    break;
+  }
+  case TRACER_SLOT_DOUBLE: {
+    double d;
+    memcpy(&d, &raw, sizeof d);
+    fprintf(out, "%g", d);
+    break;
+  }
+  }
+}
+
+/* Full mode's fields after the call are named like those before it, plus "_out" where a
+ * param has both: shown under the plain name. */
+static size_t shown_length(const char *name) {
+  size_t n = strlen(name);
+  return n > 4 && strcmp(name + n - 4, "_out") == 0 ? n - 4 : n;
+}
+
+static const struct tracer_field_format *format_named(const struct tracer_function_desc *f,
+                                                      const char *name, size_t len) {
+  for (uint32_t i = 0; i < f->format_count; i++)
+    if (strlen(f->formats[i].field) == len && strncmp(f->formats[i].field, name, len) == 0)
+      return &f->formats[i];
+  return NULL;
+}
+
+struct call_fields {
+  const struct ctf_event_class *c;
+  struct ctf_value *values; /* the decoded payload, or NULL when there is none */
+  size_t first_exit;        /* index of the first field shown at exit */
+  bool *shown;
+};
+
+static void print_field(FILE *out, const struct tracer_function_desc *f, struct call_fields *cf,
+                        size_t i, bool *first) {
+  const char *name = cf->c->fields[i].name;
+  size_t len = shown_length(name);
+  fprintf(out, "%s %.*s: ", *first ? "" : ",", (int)len, name);
+  *first = false;
+  char shown_name[256];
+  snprintf(shown_name, sizeof shown_name, "%.*s", (int)len, name);
+  print_value(out, shown_name, &cf->values[i], format_named(f, name, len));
+  cf->shown[i] = true;
+}
+
+/* Full mode: the field holding what param `param` points to, at entry or exit. */
+static void print_contents_of(FILE *out, const struct tracer_function_desc *f,
+                              struct call_fields *cf, const char *param, bool *first) {
+  static const char *const kinds[] = {"_vals", "_str", "_bytes"};
+  size_t plen = strlen(param);
+  for (size_t i = 1; cf->values && i < cf->first_exit; i++) {
+    const char *name = cf->c->fields[i].name;
+    for (size_t k = 0; k < 3 && !cf->shown[i]; k++)
+      if (strncmp(name, param, plen) == 0 && strcmp(name + plen, kinds[k]) == 0)
+        print_field(out, f, cf, i, first);
+  }
+}
+
+/* One line of a call: its entry (the arguments as passed) or its exit (result, status and
+ * out values). */
+static void print_call_line(FILE *out, const struct event_map *map, const struct ctf_event *ev,
+                            const struct event_call *call, const uint64_t *slots, size_t n,
+                            struct call_fields *cf, bool exit) {
+  const struct event_info *info = &map->infos[cf->c->index];
+  const struct tracer_function_desc *f = &info->desc->functions[call->function];
+  const char *host = ctf_subtrace_env_string(ev->stream->subtrace, "hostname");
+  print_time_of_day(out, cf->c->stream_class->clock, exit ? call->end : call->start);
+  fprintf(out, " - %s - pid: %lld, tid: %lld - %s:%s_%s: {", host ? host : "?",
+          (long long)call->pid, (long long)call->tid, info->desc->provider, f->name,
+          exit ? "exit" : "entry");
+  bool first = true;
+  for (uint32_t k = 0; k < f->slot_count; k++) {
+    const struct tracer_slot *slot = &f->slots[k];
+    if (!slot->name || (bool)slot->at_exit != exit || slot->index >= n)
+      continue;
+    fprintf(out, "%s %s: ", first ? "" : ",", slot->name);
+    first = false;
+    if (slot->present_if >= 0 && (size_t)slot->present_if < n && slots[slot->present_if] == 0)
+      fputs("NULL", out);
+    else
+      print_slot(out, slot, slots[slot->index], format_named(f, slot->name, strlen(slot->name)));
+    if (!exit)
+      print_contents_of(out, f, cf, slot->name, &first);
+  }
+  if (cf->values) {
+    size_t from = exit ? cf->first_exit : 1, to = exit ? cf->c->field_count : cf->first_exit;
+    for (size_t i = from; i < to; i++)
+      if (!cf->shown[i] && !is_length_of_next(cf->c, i))
+        print_field(out, f, cf, i, &first);
+  }
+  fputs(first ? "}\n" : " }\n", out);
+}
+
+/* A call event becomes two lines, entry and exit, each printed into its own string. */
+static int format_call(const struct event_map *map, const struct ctf_event *ev,
+                       struct ctf_value *values, struct event_call *call, char **entry,
+                       char **exit) {
+  const struct ctf_event_class *c = ev->event_class;
+  const struct event_info *info = &map->infos[c->index];
+  uint64_t slots[256];
+  size_t n = event_map_record(info, ev, slots, 256);
+  if (!event_map_call(info, ev, call) || call->function < 0 ||
+      (uint64_t)call->function >= info->desc->function_count)
+    return -1;
+  const struct tracer_function_desc *f = &info->desc->functions[call->function];
+  bool shown[MAX_FIELDS] = {0};
+  struct call_fields cf = {c, NULL, c->field_count, shown};
+  if (info->full && c->field_count <= MAX_FIELDS &&
+      ctf_event_decode_payload(ev, values, MAX_FIELDS, NULL) == CTF_OK) {
+    cf.values = values;
+    /* The first full_entry_fields fields after the record (sequence lengths aside). */
+    size_t i = 1;
+    for (uint32_t seen = 0; i < c->field_count; i++) {
+      if (is_length_of_next(c, i))
+        continue;
+      if (seen++ == f->full_entry_fields)
+        break;
+    }
+    for (; i > 1 && is_length_of_next(c, i - 1); i--)
+      ;
+    cf.first_exit = i;
+  }
+  size_t len;
+  FILE *e = open_memstream(entry, &len);
+  if (!e)
+    return -1;
+  print_call_line(e, map, ev, call, slots, n, &cf, false);
+  fclose(e);
+  FILE *x = open_memstream(exit, &len);
+  if (!x) {
+    free(*entry);
+    return -1;
+  }
+  print_call_line(x, map, ev, call, slots, n, &cf, true);
+  fclose(x);
+  return 0;
+}
+
+static uint64_t thread_key(const struct ctf_event *ev, const struct event_call *call) {
+  /* Threads of different hosts or processes may share a tid: mix all three. */
+  uint64_t key = (uint64_t)(uintptr_t)ev->stream->subtrace;
+  key = key * 0x9e3779b97f4a7c15u ^ (uint64_t)call->pid;
+  return key * 0x9e3779b97f4a7c15u ^ (uint64_t)call->tid;
+}
+
 int trace_text_print(const struct ctf_trace *trace, const struct event_map *map, FILE *out,
                      char **error) {
   struct ctf_merge *merge;
@@ -316,10 +466,11 @@ int trace_text_print(const struct ctf_trace *trace, const struct event_map *map,
     return -1;
   }
   struct ctf_value *values = calloc(MAX_FIELDS, sizeof *values);
+  struct line_order *order = line_order_new(out);
   const struct ctf_event *ev;
   enum ctf_status st;
   int rc = 0;
-  while (values && (st = ctf_merge_next(merge, &ev, &err)) != CTF_END) {
+  while (values && order && (st = ctf_merge_next(merge, &ev, &err)) != CTF_END) {
     if (st != CTF_OK) {
       /* One stream failed; the merge goes on with the others. */
       if (!*error)
@@ -327,8 +478,26 @@ int trace_text_print(const struct ctf_trace *trace, const struct event_map *map,
       rc = -1;
       continue;
     }
-    print_event(out, map, ev, values);
+    const struct event_info *info = &map->infos[ev->event_class->index];
+    if (info->role == EVENT_CALIBRATION_SAMPLE)
+      continue; /* the tracer measuring itself, not the app */
+    struct event_call call;
+    char *entry = NULL, *exit = NULL;
+    if (info->role == EVENT_CALL && format_call(map, ev, values, &call, &entry, &exit) == 0) {
+      line_order_add_call(order, thread_key(ev, &call), call.depth, call.start, entry,
+                          ev->timestamp, exit);
+    } else {
+      size_t len;
+      FILE *line = open_memstream(&entry, &len);
+      if (!line)
+        break;
+      print_event(line, map, ev, values);
+      fclose(line);
+      line_order_add(order, ev->timestamp, entry);
+    }
+    line_order_flush(order, ev->timestamp);
   }
+  line_order_finish(order);
   free(values);
   ctf_merge_close(merge);
   return rc;

@@ -244,19 +244,44 @@ static enum session_status restrict_to_tracked(struct session *session,
   return SESSION_OK;
 }
 
+/* "PATTERN!A,B": PATTERN without events A and B (full names, globs allowed). Returns the exclusion count; fills
+ * event->name and names (LTTNG_SYMBOL_NAME_LEN bytes each, at most max). */
+static int split_exclusions(const char *spec, struct lttng_event *event, char *names, int max)
+{
+  const char *bang = strchr(spec, '!');
+  snprintf(event->name, sizeof event->name, "%.*s", bang ? (int)(bang - spec) : (int)strlen(spec),
+           spec);
+  int count = 0;
+  for (const char *item = bang ? bang + 1 : NULL; item && *item && count < max;) {
+    const char *comma = strchr(item, ',');
+    int len = comma ? (int)(comma - item) : (int)strlen(item);
+    snprintf(names + (size_t)count * LTTNG_SYMBOL_NAME_LEN, LTTNG_SYMBOL_NAME_LEN, "%.*s", len,
+             item);
+    count++;
+    item = comma ? comma + 1 : NULL;
+  }
+  return count;
+}
+
 static enum session_status enable_events(struct session *session,
                                          const char *const *patterns,
                                          struct session_error *error)
 {
+  enum { MAX_EXCLUSIONS = 8 };
   for (size_t i = 0; patterns[i] != NULL; i++) {
     struct lttng_event event;
+    char exclusions[MAX_EXCLUSIONS][LTTNG_SYMBOL_NAME_LEN];
     memset(&event, 0, sizeof event);
     event.type = LTTNG_EVENT_TRACEPOINT;
     event.loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
     event.loglevel = -1;
-    snprintf(event.name, sizeof event.name, "%s", patterns[i]);
+    char *exclusion_names[MAX_EXCLUSIONS];
+    int excluded = split_exclusions(patterns[i], &event, &exclusions[0][0], MAX_EXCLUSIONS);
+    for (int k = 0; k < excluded; k++)
+      exclusion_names[k] = exclusions[k];
     int rc = lttng_enable_event_with_exclusions(session->handle, &event, SESSION_CHANNEL_NAME,
-                                                NULL, 0, NULL);
+                                                NULL, excluded,
+                                                excluded ? exclusion_names : NULL);
     /* A pattern given twice is already enabled: that is what was asked. */
     if (rc < 0 && rc != -LTTNG_ERR_UST_EVENT_ENABLED) {
       session->last_lttng_error = rc;

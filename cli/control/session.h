@@ -98,7 +98,8 @@ struct session_options {
   const char *output_dir;
   /* UST event name patterns ("lttng_ust_opencl:*_entry"), NULL-terminated, at least
    * one. */
-  const char *const *event_patterns;
+  const char *const *event_patterns; /* "PATTERN" or "PATTERN!EXCLUDED,EXCLUDED...": the
+                                        events after '!' are left out (LTTng exclusions) */
   uint64_t subbuf_size;  /* bytes, a power of 2 >= the page size; 0: default */
   uint64_t subbuf_count; /* a power of 2 >= 2; 0: default */
   /* Block the app when the buffers are full instead of discarding events: no loss, but

@@ -8,8 +8,6 @@
 
 #include "tracer_backend_desc.h"
 
-/* Every enum of the API has a names table, used by a traced call's fields or not. */
-
 static const struct tracer_value_name opencl_status_names_values[] = {
     { INT64_C(-1142), "CL_INVALID_SEMAPHORE_KHR" },
     { INT64_C(-1141), "CL_INVALID_MUTABLE_COMMAND_KHR" },
@@ -116,44 +114,138 @@ static const struct tracer_record_member opencl_record_62_members[] = {
 };
 static const struct tracer_record opencl_record_62 = {"struct _cl_mutable_base_config_khr", 32, opencl_record_62_members, 4};
 
+static const struct tracer_slot opencl_clGetPlatformIDs_slots[] = {
+    {"num_entries", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"platforms", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_platforms", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"num_platforms_val", 7, 4, TRACER_SLOT_UNSIGNED, 1, 6},
+};
+
 static const struct tracer_field_format opencl_clGetPlatformIDs_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetPlatformInfo_slots[] = {
+    {"platform", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clGetPlatformInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetDeviceIDs_slots[] = {
+    {"platform", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device_type", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_entries", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"devices", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_devices", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"num_devices_val", 9, 4, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetDeviceIDs_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetDeviceInfo_slots[] = {
+    {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clGetDeviceInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreateSubDevices_slots[] = {
+    {"in_device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_devices", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"out_devices", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_devices_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"out_devices_val", 9, 8, TRACER_SLOT_ADDRESS, 1, 7},
+    {"num_devices_ret_val", 10, 4, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clCreateSubDevices_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clRetainDevice_slots[] = {
+    {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clRetainDevice_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clReleaseDevice_slots[] = {
+    {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clReleaseDevice_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clSetDefaultDeviceCommandQueue_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_queue", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clSetDefaultDeviceCommandQueue_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetDeviceAndHostTimer_slots[] = {
+    {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device_timestamp", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"host_timestamp", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"device_timestamp_val", 7, 8, TRACER_SLOT_UNSIGNED, 1, 5},
+    {"host_timestamp_val", 8, 8, TRACER_SLOT_UNSIGNED, 1, 6},
+};
+
 static const struct tracer_field_format opencl_clGetDeviceAndHostTimer_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetHostTimer_slots[] = {
+    {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"host_timestamp", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"host_timestamp_val", 6, 8, TRACER_SLOT_UNSIGNED, 1, 5},
+};
+
 static const struct tracer_field_format opencl_clGetHostTimer_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateContext_slots[] = {
+    {"properties", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_devices", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"devices", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pfn_notify", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 10, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 11, 4, TRACER_SLOT_SIGNED, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clCreateContext_formats[] = {
@@ -161,25 +253,73 @@ static const struct tracer_field_format opencl_clCreateContext_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreateContextFromType_slots[] = {
+    {"properties", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device_type", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"pfn_notify", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 9, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 10, 4, TRACER_SLOT_SIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clCreateContextFromType_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clRetainContext_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clRetainContext_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clReleaseContext_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clReleaseContext_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetContextInfo_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clGetContextInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clSetContextDestructorCallback_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pfn_notify", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clSetContextDestructorCallback_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateCommandQueueWithProperties_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 8, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 9, 4, TRACER_SLOT_SIGNED, 1, 7},
 };
 
 static const struct tracer_field_format opencl_clCreateCommandQueueWithProperties_formats[] = {
@@ -187,16 +327,47 @@ static const struct tracer_field_format opencl_clCreateCommandQueueWithPropertie
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clRetainCommandQueue_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clRetainCommandQueue_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clReleaseCommandQueue_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clReleaseCommandQueue_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetCommandQueueInfo_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetCommandQueueInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateBuffer_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"host_ptr", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 9, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 10, 4, TRACER_SLOT_SIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clCreateBuffer_formats[] = {
@@ -204,9 +375,32 @@ static const struct tracer_field_format opencl_clCreateBuffer_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreateSubBuffer_slots[] = {
+    {"buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"buffer_create_type", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"buffer_create_info", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 9, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 10, 4, TRACER_SLOT_SIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clCreateSubBuffer_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateImage_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_format", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image_desc", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"host_ptr", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 10, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 11, 4, TRACER_SLOT_SIGNED, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clCreateImage_formats[] = {
@@ -218,14 +412,51 @@ static const struct tracer_field_format opencl_clCreateImage_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreatePipe_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"pipe_packet_size", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"pipe_max_packets", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"properties", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 10, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 11, 4, TRACER_SLOT_SIGNED, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clCreatePipe_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreateBufferWithProperties_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"host_ptr", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 10, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 11, 4, TRACER_SLOT_SIGNED, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clCreateBufferWithProperties_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateImageWithProperties_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_format", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image_desc", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"host_ptr", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 11, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 12, 4, TRACER_SLOT_SIGNED, 1, 10},
 };
 
 static const struct tracer_field_format opencl_clCreateImageWithProperties_formats[] = {
@@ -237,12 +468,33 @@ static const struct tracer_field_format opencl_clCreateImageWithProperties_forma
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clRetainMemObject_slots[] = {
+    {"memobj", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clRetainMemObject_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clReleaseMemObject_slots[] = {
+    {"memobj", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clReleaseMemObject_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetSupportedImageFormats_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_type", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_entries", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_formats", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_image_formats", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"num_image_formats_val", 10, 4, TRACER_SLOT_UNSIGNED, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clGetSupportedImageFormats_formats[] = {
@@ -251,20 +503,79 @@ static const struct tracer_field_format opencl_clGetSupportedImageFormats_format
     {"image_formats_vals", NULL, &opencl_record_53},
 };
 
+static const struct tracer_slot opencl_clGetMemObjectInfo_slots[] = {
+    {"memobj", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetMemObjectInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetImageInfo_slots[] = {
+    {"image", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clGetImageInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetPipeInfo_slots[] = {
+    {"pipe", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetPipeInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clSetMemObjectDestructorCallback_slots[] = {
+    {"memobj", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pfn_notify", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clSetMemObjectDestructorCallback_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clSVMAlloc_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"alignment", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"result", 8, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const struct tracer_slot opencl_clSVMFree_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"svm_pointer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const struct tracer_slot opencl_clCreateSamplerWithProperties_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sampler_properties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 7, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 8, 4, TRACER_SLOT_SIGNED, 1, 6},
 };
 
 static const struct tracer_field_format opencl_clCreateSamplerWithProperties_formats[] = {
@@ -272,16 +583,47 @@ static const struct tracer_field_format opencl_clCreateSamplerWithProperties_for
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clRetainSampler_slots[] = {
+    {"sampler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clRetainSampler_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clReleaseSampler_slots[] = {
+    {"sampler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clReleaseSampler_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetSamplerInfo_slots[] = {
+    {"sampler", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetSamplerInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateProgramWithSource_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"count", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"strings", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"lengths", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 9, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 10, 4, TRACER_SLOT_SIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clCreateProgramWithSource_formats[] = {
@@ -289,9 +631,33 @@ static const struct tracer_field_format opencl_clCreateProgramWithSource_formats
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreateProgramWithBinary_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_devices", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"device_list", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"lengths", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"binaries", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"binary_status", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 11, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 12, 4, TRACER_SLOT_SIGNED, 1, 10},
+};
+
 static const struct tracer_field_format opencl_clCreateProgramWithBinary_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateProgramWithBuiltInKernels_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_devices", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"device_list", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"kernel_names", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 9, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 10, 4, TRACER_SLOT_SIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clCreateProgramWithBuiltInKernels_formats[] = {
@@ -299,25 +665,84 @@ static const struct tracer_field_format opencl_clCreateProgramWithBuiltInKernels
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreateProgramWithIL_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"il", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"length", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"errcode_ret", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 8, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 9, 4, TRACER_SLOT_SIGNED, 1, 7},
+};
+
 static const struct tracer_field_format opencl_clCreateProgramWithIL_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clRetainProgram_slots[] = {
+    {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clRetainProgram_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clReleaseProgram_slots[] = {
+    {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clReleaseProgram_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clBuildProgram_slots[] = {
+    {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_devices", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"device_list", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"options", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pfn_notify", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clBuildProgram_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCompileProgram_slots[] = {
+    {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_devices", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"device_list", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"options", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_input_headers", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"input_headers", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"header_include_names", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pfn_notify", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"header_include_names_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 10},
+};
+
 static const struct tracer_field_format opencl_clCompileProgram_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clLinkProgram_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_devices", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"device_list", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"options", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_input_programs", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"input_programs", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pfn_notify", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 13, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 14, 4, TRACER_SLOT_SIGNED, 1, 12},
 };
 
 static const struct tracer_field_format opencl_clLinkProgram_formats[] = {
@@ -325,24 +750,74 @@ static const struct tracer_field_format opencl_clLinkProgram_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clSetProgramReleaseCallback_slots[] = {
+    {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pfn_notify", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clSetProgramReleaseCallback_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clSetProgramSpecializationConstant_slots[] = {
+    {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"spec_id", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"spec_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"spec_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clSetProgramSpecializationConstant_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clUnloadPlatformCompiler_slots[] = {
+    {"platform", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clUnloadPlatformCompiler_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetProgramInfo_slots[] = {
+    {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clGetProgramInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetProgramBuildInfo_slots[] = {
+    {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 10, 8, TRACER_SLOT_UNSIGNED, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clGetProgramBuildInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateKernel_slots[] = {
+    {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"kernel_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 7, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 8, 4, TRACER_SLOT_SIGNED, 1, 6},
 };
 
 static const struct tracer_field_format opencl_clCreateKernel_formats[] = {
@@ -350,8 +825,25 @@ static const struct tracer_field_format opencl_clCreateKernel_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreateKernelsInProgram_slots[] = {
+    {"program", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_kernels", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"kernels", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_kernels_ret", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"num_kernels_ret_val", 8, 4, TRACER_SLOT_UNSIGNED, 1, 7},
+};
+
 static const struct tracer_field_format opencl_clCreateKernelsInProgram_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCloneKernel_slots[] = {
+    {"source_kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 6, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 7, 4, TRACER_SLOT_SIGNED, 1, 5},
 };
 
 static const struct tracer_field_format opencl_clCloneKernel_formats[] = {
@@ -359,48 +851,150 @@ static const struct tracer_field_format opencl_clCloneKernel_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clRetainKernel_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clRetainKernel_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clReleaseKernel_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clReleaseKernel_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clSetKernelArg_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"arg_index", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"arg_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"arg_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clSetKernelArg_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clSetKernelArgSVMPointer_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"arg_index", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"arg_value", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clSetKernelArgSVMPointer_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clSetKernelExecInfo_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clSetKernelExecInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetKernelInfo_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clGetKernelInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetKernelArgInfo_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"arg_indx", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_name", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 10, 8, TRACER_SLOT_UNSIGNED, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clGetKernelArgInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetKernelWorkGroupInfo_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 10, 8, TRACER_SLOT_UNSIGNED, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clGetKernelWorkGroupInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetKernelSubGroupInfo_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"input_value_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"input_value", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 12, 8, TRACER_SLOT_UNSIGNED, 1, 11},
+};
+
 static const struct tracer_field_format opencl_clGetKernelSubGroupInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clWaitForEvents_slots[] = {
+    {"num_events", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_list", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clWaitForEvents_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetEventInfo_slots[] = {
+    {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetEventInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateUserEvent_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 6, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 7, 4, TRACER_SLOT_SIGNED, 1, 5},
 };
 
 static const struct tracer_field_format opencl_clCreateUserEvent_formats[] = {
@@ -408,84 +1002,344 @@ static const struct tracer_field_format opencl_clCreateUserEvent_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clRetainEvent_slots[] = {
+    {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clRetainEvent_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clReleaseEvent_slots[] = {
+    {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clReleaseEvent_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clSetUserEventStatus_slots[] = {
+    {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"execution_status", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clSetUserEventStatus_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clSetEventCallback_slots[] = {
+    {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_exec_callback_type", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
+    {"pfn_notify", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clSetEventCallback_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetEventProfilingInfo_slots[] = {
+    {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetEventProfilingInfo_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clFlush_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clFlush_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clFinish_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clFinish_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueReadBuffer_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_read", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"offset", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"ptr", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
 };
 
 static const struct tracer_field_format opencl_clEnqueueReadBuffer_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueReadBufferRect_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_read", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"buffer_origin", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"host_origin", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"buffer_row_pitch", 10, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"buffer_slice_pitch", 11, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"host_row_pitch", 12, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"host_slice_pitch", 13, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"ptr", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 15, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 16, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 17, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 18, 8, TRACER_SLOT_ADDRESS, 1, 17},
+};
+
 static const struct tracer_field_format opencl_clEnqueueReadBufferRect_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueWriteBuffer_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_write", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"offset", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"ptr", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
 };
 
 static const struct tracer_field_format opencl_clEnqueueWriteBuffer_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueWriteBufferRect_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_write", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"buffer_origin", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"host_origin", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"buffer_row_pitch", 10, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"buffer_slice_pitch", 11, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"host_row_pitch", 12, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"host_slice_pitch", 13, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"ptr", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 15, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 16, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 17, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 18, 8, TRACER_SLOT_ADDRESS, 1, 17},
+};
+
 static const struct tracer_field_format opencl_clEnqueueWriteBufferRect_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueFillBuffer_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pattern", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pattern_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"offset", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
 };
 
 static const struct tracer_field_format opencl_clEnqueueFillBuffer_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueCopyBuffer_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_buffer", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_offset", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_offset", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
+};
+
 static const struct tracer_field_format opencl_clEnqueueCopyBuffer_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueCopyBufferRect_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_buffer", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_origin", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_origin", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_row_pitch", 10, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"src_slice_pitch", 11, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_row_pitch", 12, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_slice_pitch", 13, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 14, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 15, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 16, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 17, 8, TRACER_SLOT_ADDRESS, 1, 16},
 };
 
 static const struct tracer_field_format opencl_clEnqueueCopyBufferRect_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueReadImage_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_read", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"origin", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"row_pitch", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"slice_pitch", 10, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"ptr", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 12, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 15, 8, TRACER_SLOT_ADDRESS, 1, 14},
+};
+
 static const struct tracer_field_format opencl_clEnqueueReadImage_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueWriteImage_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_write", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"origin", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"input_row_pitch", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"input_slice_pitch", 10, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"ptr", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 12, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 15, 8, TRACER_SLOT_ADDRESS, 1, 14},
 };
 
 static const struct tracer_field_format opencl_clEnqueueWriteImage_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueFillImage_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"fill_color", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"origin", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
+};
+
 static const struct tracer_field_format opencl_clEnqueueFillImage_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueCopyImage_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_image", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_origin", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_origin", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
 };
 
 static const struct tracer_field_format opencl_clEnqueueCopyImage_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueCopyImageToBuffer_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_buffer", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_origin", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_offset", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
+};
+
 static const struct tracer_field_format opencl_clEnqueueCopyImageToBuffer_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueCopyBufferToImage_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_image", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_offset", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_origin", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
+};
+
 static const struct tracer_field_format opencl_clEnqueueCopyBufferToImage_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueMapBuffer_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"buffer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_map", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"map_flags", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"offset", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 14, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"event_val", 15, 8, TRACER_SLOT_ADDRESS, 1, 12},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 16, 4, TRACER_SLOT_SIGNED, 1, 13},
 };
 
 static const struct tracer_field_format opencl_clEnqueueMapBuffer_formats[] = {
@@ -493,61 +1347,258 @@ static const struct tracer_field_format opencl_clEnqueueMapBuffer_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueMapImage_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_map", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"map_flags", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"origin", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image_row_pitch", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image_slice_pitch", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 12, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 15, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 16, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"image_row_pitch_val", 17, 8, TRACER_SLOT_UNSIGNED, 1, 10},
+    {"image_slice_pitch_val", 18, 8, TRACER_SLOT_UNSIGNED, 1, 11},
+    {"event_val", 19, 8, TRACER_SLOT_ADDRESS, 1, 14},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 20, 4, TRACER_SLOT_SIGNED, 1, 15},
+};
+
 static const struct tracer_field_format opencl_clEnqueueMapImage_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueUnmapMemObject_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"memobj", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mapped_ptr", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 10, 8, TRACER_SLOT_ADDRESS, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clEnqueueUnmapMemObject_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueMigrateMemObjects_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_mem_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"mem_objects", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
+};
+
 static const struct tracer_field_format opencl_clEnqueueMigrateMemObjects_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueNDRangeKernel_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"kernel", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"work_dim", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"global_work_offset", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"global_work_size", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"local_work_size", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
 };
 
 static const struct tracer_field_format opencl_clEnqueueNDRangeKernel_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueNativeKernel_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_func", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"args", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"cb_args", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_mem_objects", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"mem_list", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"args_mem_loc", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 11, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"args_mem_loc_val", 14, 8, TRACER_SLOT_ADDRESS, 1, 10},
+    {"event_val", 15, 8, TRACER_SLOT_ADDRESS, 1, 13},
+};
+
 static const struct tracer_field_format opencl_clEnqueueNativeKernel_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueMarkerWithWaitList_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 8, 8, TRACER_SLOT_ADDRESS, 1, 7},
 };
 
 static const struct tracer_field_format opencl_clEnqueueMarkerWithWaitList_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueBarrierWithWaitList_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 8, 8, TRACER_SLOT_ADDRESS, 1, 7},
+};
+
 static const struct tracer_field_format opencl_clEnqueueBarrierWithWaitList_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueSVMFree_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_svm_pointers", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"svm_pointers", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pfn_free_func", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
 };
 
 static const struct tracer_field_format opencl_clEnqueueSVMFree_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueSVMMemcpy_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_copy", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_ptr", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_ptr", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
+};
+
 static const struct tracer_field_format opencl_clEnqueueSVMMemcpy_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueSVMMemFill_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"svm_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pattern", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pattern_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
 };
 
 static const struct tracer_field_format opencl_clEnqueueSVMMemFill_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueSVMMap_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_map", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"flags", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"svm_ptr", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
+};
+
 static const struct tracer_field_format opencl_clEnqueueSVMMap_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueSVMUnmap_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"svm_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 9, 8, TRACER_SLOT_ADDRESS, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clEnqueueSVMUnmap_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueSVMMigrateMem_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_svm_pointers", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"svm_pointers", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sizes", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"svm_pointers_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 6},
+    {"event_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 11},
+};
+
 static const struct tracer_field_format opencl_clEnqueueSVMMigrateMem_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetExtensionFunctionAddressForPlatform_slots[] = {
+    {"platform", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"func_name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 6, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const struct tracer_slot opencl_clSetCommandQueueProperty_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"enable", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"old_properties", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"old_properties_val", 8, 8, TRACER_SLOT_UNSIGNED, 1, 7},
+};
+
 static const struct tracer_field_format opencl_clSetCommandQueueProperty_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateImage2D_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_format", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image_width", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_height", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_row_pitch", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"host_ptr", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 12, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 13, 4, TRACER_SLOT_SIGNED, 1, 11},
 };
 
 static const struct tracer_field_format opencl_clCreateImage2D_formats[] = {
@@ -557,6 +1608,22 @@ static const struct tracer_field_format opencl_clCreateImage2D_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreateImage3D_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_format", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image_width", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_height", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_depth", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_row_pitch", 10, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_slice_pitch", 11, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"host_ptr", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 14, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 15, 4, TRACER_SLOT_SIGNED, 1, 13},
+};
+
 static const struct tracer_field_format opencl_clCreateImage3D_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"image_format_bytes", NULL, &opencl_record_53},
@@ -564,20 +1631,58 @@ static const struct tracer_field_format opencl_clCreateImage3D_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueMarker_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 6, 8, TRACER_SLOT_ADDRESS, 1, 5},
+};
+
 static const struct tracer_field_format opencl_clEnqueueMarker_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueWaitForEvents_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_list", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clEnqueueWaitForEvents_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueBarrier_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clEnqueueBarrier_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clUnloadCompiler_slots[] = {
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clUnloadCompiler_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetExtensionFunctionAddress_slots[] = {
+    {"func_name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const struct tracer_slot opencl_clCreateCommandQueue_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"errcode_ret", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 8, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 9, 4, TRACER_SLOT_SIGNED, 1, 7},
 };
 
 static const struct tracer_field_format opencl_clCreateCommandQueue_formats[] = {
@@ -585,13 +1690,44 @@ static const struct tracer_field_format opencl_clCreateCommandQueue_formats[] = 
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreateSampler_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"normalized_coords", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"addressing_mode", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"filter_mode", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"errcode_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 9, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 10, 4, TRACER_SLOT_SIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clCreateSampler_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueTask_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"kernel", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 9, 8, TRACER_SLOT_ADDRESS, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clEnqueueTask_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateCommandBufferKHR_slots[] = {
+    {"num_queues", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"queues", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 8, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 9, 4, TRACER_SLOT_SIGNED, 1, 7},
 };
 
 static const struct tracer_field_format opencl_clCreateCommandBufferKHR_formats[] = {
@@ -599,60 +1735,255 @@ static const struct tracer_field_format opencl_clCreateCommandBufferKHR_formats[
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clFinalizeCommandBufferKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clFinalizeCommandBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clRetainCommandBufferKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clRetainCommandBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clReleaseCommandBufferKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clReleaseCommandBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueCommandBufferKHR_slots[] = {
+    {"num_queues", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"queues", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_buffer", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"queues_val", 10, 8, TRACER_SLOT_ADDRESS, 1, 5},
+    {"event_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clEnqueueCommandBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCommandBarrierWithWaitListKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_sync_points_in_wait_list", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sync_point_wait_list", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sync_point", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mutable_handle", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"sync_point_val", 10, 4, TRACER_SLOT_UNSIGNED, 1, 8},
+    {"mutable_handle_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clCommandBarrierWithWaitListKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCommandCopyBufferKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_buffer", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_buffer", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_offset", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_offset", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 10, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_sync_points_in_wait_list", 11, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sync_point_wait_list", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sync_point", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mutable_handle", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"sync_point_val", 15, 4, TRACER_SLOT_UNSIGNED, 1, 13},
+    {"mutable_handle_val", 16, 8, TRACER_SLOT_ADDRESS, 1, 14},
 };
 
 static const struct tracer_field_format opencl_clCommandCopyBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCommandCopyBufferRectKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_buffer", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_buffer", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_origin", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_origin", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_row_pitch", 11, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"src_slice_pitch", 12, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_row_pitch", 13, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_slice_pitch", 14, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_sync_points_in_wait_list", 15, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sync_point_wait_list", 16, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sync_point", 17, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mutable_handle", 18, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"sync_point_val", 19, 4, TRACER_SLOT_UNSIGNED, 1, 17},
+    {"mutable_handle_val", 20, 8, TRACER_SLOT_ADDRESS, 1, 18},
+};
+
 static const struct tracer_field_format opencl_clCommandCopyBufferRectKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCommandCopyBufferToImageKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_buffer", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_image", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_offset", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_origin", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_sync_points_in_wait_list", 11, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sync_point_wait_list", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sync_point", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mutable_handle", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"sync_point_val", 15, 4, TRACER_SLOT_UNSIGNED, 1, 13},
+    {"mutable_handle_val", 16, 8, TRACER_SLOT_ADDRESS, 1, 14},
 };
 
 static const struct tracer_field_format opencl_clCommandCopyBufferToImageKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCommandCopyImageKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_image", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_image", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_origin", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_origin", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_sync_points_in_wait_list", 11, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sync_point_wait_list", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sync_point", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mutable_handle", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"sync_point_val", 15, 4, TRACER_SLOT_UNSIGNED, 1, 13},
+    {"mutable_handle_val", 16, 8, TRACER_SLOT_ADDRESS, 1, 14},
+};
+
 static const struct tracer_field_format opencl_clCommandCopyImageKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCommandCopyImageToBufferKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_image", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_buffer", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_origin", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_offset", 10, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_sync_points_in_wait_list", 11, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sync_point_wait_list", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sync_point", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mutable_handle", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"sync_point_val", 15, 4, TRACER_SLOT_UNSIGNED, 1, 13},
+    {"mutable_handle_val", 16, 8, TRACER_SLOT_ADDRESS, 1, 14},
 };
 
 static const struct tracer_field_format opencl_clCommandCopyImageToBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCommandFillBufferKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"buffer", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pattern", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pattern_size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"offset", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 10, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_sync_points_in_wait_list", 11, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sync_point_wait_list", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sync_point", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mutable_handle", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"sync_point_val", 15, 4, TRACER_SLOT_UNSIGNED, 1, 13},
+    {"mutable_handle_val", 16, 8, TRACER_SLOT_ADDRESS, 1, 14},
+};
+
 static const struct tracer_field_format opencl_clCommandFillBufferKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCommandFillImageKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"fill_color", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"origin", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"region", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_sync_points_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sync_point_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sync_point", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mutable_handle", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"sync_point_val", 14, 4, TRACER_SLOT_UNSIGNED, 1, 12},
+    {"mutable_handle_val", 15, 8, TRACER_SLOT_ADDRESS, 1, 13},
 };
 
 static const struct tracer_field_format opencl_clCommandFillImageKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCommandNDRangeKernelKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"command_queue", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"kernel", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"work_dim", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"global_work_offset", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"global_work_size", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"local_work_size", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_sync_points_in_wait_list", 12, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sync_point_wait_list", 13, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sync_point", 14, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mutable_handle", 15, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"sync_point_val", 16, 4, TRACER_SLOT_UNSIGNED, 1, 14},
+    {"mutable_handle_val", 17, 8, TRACER_SLOT_ADDRESS, 1, 15},
+};
+
 static const struct tracer_field_format opencl_clCommandNDRangeKernelKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetCommandBufferInfoKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetCommandBufferInfoKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clUpdateMutableCommandsKHR_slots[] = {
+    {"command_buffer", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mutable_config", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clUpdateMutableCommandsKHR_formats[] = {
@@ -661,16 +1992,73 @@ static const struct tracer_field_format opencl_clUpdateMutableCommandsKHR_format
     {"mutable_config_vals", NULL, &opencl_record_62},
 };
 
+static const struct tracer_slot opencl_clGetMutableCommandInfoKHR_slots[] = {
+    {"command", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetMutableCommandInfoKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clSetMemObjectDestructorAPPLE_slots[] = {
+    {"memobj", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pfn_notify", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clSetMemObjectDestructorAPPLE_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clLogMessagesToSystemLogAPPLE_slots[] = {
+    {"errstr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"private_info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"cb", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"user_data", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const struct tracer_slot opencl_clLogMessagesToStdoutAPPLE_slots[] = {
+    {"errstr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"private_info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"cb", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"user_data", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const struct tracer_slot opencl_clLogMessagesToStderrAPPLE_slots[] = {
+    {"errstr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"private_info", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"cb", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"user_data", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const struct tracer_slot opencl_clIcdGetPlatformIDsKHR_slots[] = {
+    {"num_entries", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"platforms", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_platforms", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"platforms_val", 7, 8, TRACER_SLOT_ADDRESS, 1, 5},
+    {"num_platforms_val", 8, 4, TRACER_SLOT_UNSIGNED, 1, 6},
+};
+
 static const struct tracer_field_format opencl_clIcdGetPlatformIDsKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateProgramWithILKHR_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"il", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"length", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"errcode_ret", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 8, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 9, 4, TRACER_SLOT_SIGNED, 1, 7},
 };
 
 static const struct tracer_field_format opencl_clCreateProgramWithILKHR_formats[] = {
@@ -678,8 +2066,23 @@ static const struct tracer_field_format opencl_clCreateProgramWithILKHR_formats[
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clTerminateContextKHR_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clTerminateContextKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateCommandQueueWithPropertiesKHR_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 8, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 9, 4, TRACER_SLOT_SIGNED, 1, 7},
 };
 
 static const struct tracer_field_format opencl_clCreateCommandQueueWithPropertiesKHR_formats[] = {
@@ -687,20 +2090,66 @@ static const struct tracer_field_format opencl_clCreateCommandQueueWithPropertie
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clReleaseDeviceEXT_slots[] = {
+    {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clReleaseDeviceEXT_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clRetainDeviceEXT_slots[] = {
+    {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clRetainDeviceEXT_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clCreateSubDevicesEXT_slots[] = {
+    {"in_device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_entries", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"out_devices", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_devices", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"out_devices_val", 9, 8, TRACER_SLOT_ADDRESS, 1, 7},
+    {"num_devices_val", 10, 4, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clCreateSubDevicesEXT_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueMigrateMemObjectEXT_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_mem_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"mem_objects", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
+};
+
 static const struct tracer_field_format opencl_clEnqueueMigrateMemObjectEXT_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetDeviceImageInfoQCOM_slots[] = {
+    {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image_width", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_height", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_format", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 12, 8, TRACER_SLOT_UNSIGNED, 1, 11},
 };
 
 static const struct tracer_field_format opencl_clGetDeviceImageInfoQCOM_formats[] = {
@@ -709,36 +2158,138 @@ static const struct tracer_field_format opencl_clGetDeviceImageInfoQCOM_formats[
     {"image_format_vals", NULL, &opencl_record_53},
 };
 
+static const struct tracer_slot opencl_clEnqueueAcquireGrallocObjectsIMG_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"mem_objects", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 10, 8, TRACER_SLOT_ADDRESS, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clEnqueueAcquireGrallocObjectsIMG_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueReleaseGrallocObjectsIMG_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"mem_objects", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 10, 8, TRACER_SLOT_ADDRESS, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clEnqueueReleaseGrallocObjectsIMG_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueGenerateMipmapIMG_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_image", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mipmap_filter_mode", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"array_region", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"mip_region", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 10, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
+};
+
 static const struct tracer_field_format opencl_clEnqueueGenerateMipmapIMG_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetKernelSubGroupInfoKHR_slots[] = {
+    {"in_kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"in_device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"input_value_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"input_value", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size", 9, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 12, 8, TRACER_SLOT_UNSIGNED, 1, 11},
 };
 
 static const struct tracer_field_format opencl_clGetKernelSubGroupInfoKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetKernelSuggestedLocalWorkSizeKHR_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"kernel", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"work_dim", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"global_work_offset", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"global_work_size", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"suggested_local_work_size", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"suggested_local_work_size_val", 10, 8, TRACER_SLOT_UNSIGNED, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clGetKernelSuggestedLocalWorkSizeKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueAcquireExternalMemObjectsKHR_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_mem_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"mem_objects", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 10, 8, TRACER_SLOT_ADDRESS, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clEnqueueAcquireExternalMemObjectsKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueReleaseExternalMemObjectsKHR_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_mem_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"mem_objects", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 10, 8, TRACER_SLOT_ADDRESS, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clEnqueueReleaseExternalMemObjectsKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetSemaphoreHandleForTypeKHR_slots[] = {
+    {"sema_object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"handle_type", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"handle_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"handle_ptr", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"handle_size_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"handle_size_ret_val", 10, 8, TRACER_SLOT_UNSIGNED, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clGetSemaphoreHandleForTypeKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateSemaphoreWithPropertiesKHR_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sema_props", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 7, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 8, 4, TRACER_SLOT_SIGNED, 1, 6},
 };
 
 static const struct tracer_field_format opencl_clCreateSemaphoreWithPropertiesKHR_formats[] = {
@@ -746,24 +2297,80 @@ static const struct tracer_field_format opencl_clCreateSemaphoreWithPropertiesKH
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueWaitSemaphoresKHR_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_sema_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sema_objects", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sema_payload_list", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
+};
+
 static const struct tracer_field_format opencl_clEnqueueWaitSemaphoresKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueSignalSemaphoresKHR_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_sema_objects", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"sema_objects", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"sema_payload_list", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
 };
 
 static const struct tracer_field_format opencl_clEnqueueSignalSemaphoresKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetSemaphoreInfoKHR_slots[] = {
+    {"sema_object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetSemaphoreInfoKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clReleaseSemaphoreKHR_slots[] = {
+    {"sema_object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clReleaseSemaphoreKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clRetainSemaphoreKHR_slots[] = {
+    {"sema_object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clRetainSemaphoreKHR_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clImportMemoryARM_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"properties", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"memory", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"errcode_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 10, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 11, 4, TRACER_SLOT_SIGNED, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clImportMemoryARM_formats[] = {
@@ -771,32 +2378,133 @@ static const struct tracer_field_format opencl_clImportMemoryARM_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clSVMAllocARM_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"alignment", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"result", 8, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const struct tracer_slot opencl_clSVMFreeARM_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"svm_pointer", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const struct tracer_slot opencl_clEnqueueSVMFreeARM_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_svm_pointers", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"svm_pointers", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pfn_free_func", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"user_data", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
+};
+
 static const struct tracer_field_format opencl_clEnqueueSVMFreeARM_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueSVMMemcpyARM_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_copy", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_ptr", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_ptr", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
 };
 
 static const struct tracer_field_format opencl_clEnqueueSVMMemcpyARM_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueSVMMemFillARM_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"svm_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pattern", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pattern_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
+};
+
 static const struct tracer_field_format opencl_clEnqueueSVMMemFillARM_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueSVMMapARM_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking_map", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"flags", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"svm_ptr", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
 };
 
 static const struct tracer_field_format opencl_clEnqueueSVMMapARM_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueSVMUnmapARM_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"svm_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"num_events_in_wait_list", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 9, 8, TRACER_SLOT_ADDRESS, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clEnqueueSVMUnmapARM_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clSetKernelArgSVMPointerARM_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"arg_index", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"arg_value", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clSetKernelArgSVMPointerARM_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clSetKernelExecInfoARM_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clSetKernelExecInfoARM_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateAcceleratorINTEL_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"accelerator_type", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"descriptor_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"descriptor", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 9, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 10, 4, TRACER_SLOT_SIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clCreateAcceleratorINTEL_formats[] = {
@@ -804,16 +2512,47 @@ static const struct tracer_field_format opencl_clCreateAcceleratorINTEL_formats[
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetAcceleratorInfoINTEL_slots[] = {
+    {"accelerator", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 9, 8, TRACER_SLOT_UNSIGNED, 1, 8},
+};
+
 static const struct tracer_field_format opencl_clGetAcceleratorInfoINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clRetainAcceleratorINTEL_slots[] = {
+    {"accelerator", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clRetainAcceleratorINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clReleaseAcceleratorINTEL_slots[] = {
+    {"accelerator", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clReleaseAcceleratorINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clHostMemAllocINTEL_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"alignment", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"errcode_ret", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 9, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 10, 4, TRACER_SLOT_SIGNED, 1, 8},
 };
 
 static const struct tracer_field_format opencl_clHostMemAllocINTEL_formats[] = {
@@ -821,9 +2560,33 @@ static const struct tracer_field_format opencl_clHostMemAllocINTEL_formats[] = {
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clDeviceMemAllocINTEL_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"alignment", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"errcode_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 10, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 11, 4, TRACER_SLOT_SIGNED, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clDeviceMemAllocINTEL_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clSharedMemAllocINTEL_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"device", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"alignment", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"errcode_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 10, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 11, 4, TRACER_SLOT_SIGNED, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clSharedMemAllocINTEL_formats[] = {
@@ -831,45 +2594,163 @@ static const struct tracer_field_format opencl_clSharedMemAllocINTEL_formats[] =
     {"errcode_ret_val", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clMemFreeINTEL_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
 static const struct tracer_field_format opencl_clMemFreeINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clMemBlockingFreeINTEL_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clMemBlockingFreeINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clGetMemAllocInfoINTEL_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 6, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 10, 8, TRACER_SLOT_UNSIGNED, 1, 9},
+};
+
 static const struct tracer_field_format opencl_clGetMemAllocInfoINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clSetKernelArgMemPointerINTEL_slots[] = {
+    {"kernel", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"arg_index", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"arg_value", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format opencl_clSetKernelArgMemPointerINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueMemFillINTEL_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pattern", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"pattern_size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
+};
+
 static const struct tracer_field_format opencl_clEnqueueMemFillINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueMemcpyINTEL_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"blocking", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"dst_ptr", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"src_ptr", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 8, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
 };
 
 static const struct tracer_field_format opencl_clEnqueueMemcpyINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueMemAdviseINTEL_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"advice", 7, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
+};
+
 static const struct tracer_field_format opencl_clEnqueueMemAdviseINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clEnqueueMigrateMemINTEL_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"size", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"flags", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
 };
 
 static const struct tracer_field_format opencl_clEnqueueMigrateMemINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
 };
 
+static const struct tracer_slot opencl_clEnqueueMemsetINTEL_slots[] = {
+    {"command_queue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"dst_ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"value", 6, 4, TRACER_SLOT_SIGNED, 0, -1},
+    {"size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"num_events_in_wait_list", 8, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"event_wait_list", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"event", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"event_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
+};
+
 static const struct tracer_field_format opencl_clEnqueueMemsetINTEL_formats[] = {
     {"result", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clCreateBufferWithPropertiesINTEL_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"size", 7, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"host_ptr", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"errcode_ret", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 10, 8, TRACER_SLOT_ADDRESS, 1, -1},
+    {"status", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"errcode_ret_val", 11, 4, TRACER_SLOT_SIGNED, 1, 9},
 };
 
 static const struct tracer_field_format opencl_clCreateBufferWithPropertiesINTEL_formats[] = {
     {"status", &opencl_status_names, NULL},
     {"errcode_ret_val", &opencl_status_names, NULL},
+};
+
+static const struct tracer_slot opencl_clGetImageRequirementsInfoEXT_slots[] = {
+    {"context", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"properties", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"flags", 6, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"image_format", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"image_desc", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_name", 9, 4, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value_size", 10, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+    {"param_value", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"param_value_size_ret", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
+    {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"param_value_size_ret_val", 13, 8, TRACER_SLOT_UNSIGNED, 1, 12},
 };
 
 static const struct tracer_field_format opencl_clGetImageRequirementsInfoEXT_formats[] = {
@@ -881,564 +2762,750 @@ static const struct tracer_field_format opencl_clGetImageRequirementsInfoEXT_for
 };
 
 static const struct tracer_function_desc opencl_functions[] = {
-    {"clGetPlatformIDs", TRACER_STATUS_RESULT,
+    {"clGetPlatformIDs", TRACER_STATUS_RESULT, opencl_clGetPlatformIDs_slots, 5, 8,
+     0,
      opencl_clGetPlatformIDs_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetPlatformInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetPlatformInfo", TRACER_STATUS_RESULT, opencl_clGetPlatformInfo_slots, 7, 10,
+     0,
      opencl_clGetPlatformInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetDeviceIDs", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetDeviceIDs", TRACER_STATUS_RESULT, opencl_clGetDeviceIDs_slots, 7, 10,
+     0,
      opencl_clGetDeviceIDs_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetDeviceInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetDeviceInfo", TRACER_STATUS_RESULT, opencl_clGetDeviceInfo_slots, 7, 10,
+     0,
      opencl_clGetDeviceInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateSubDevices", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateSubDevices", TRACER_STATUS_RESULT, opencl_clCreateSubDevices_slots, 8, 11,
+     0,
      opencl_clCreateSubDevices_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainDevice", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainDevice", TRACER_STATUS_RESULT, opencl_clRetainDevice_slots, 2, 5,
+     0,
      opencl_clRetainDevice_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseDevice", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseDevice", TRACER_STATUS_RESULT, opencl_clReleaseDevice_slots, 2, 5,
+     0,
      opencl_clReleaseDevice_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetDefaultDeviceCommandQueue", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetDefaultDeviceCommandQueue", TRACER_STATUS_RESULT, opencl_clSetDefaultDeviceCommandQueue_slots, 4, 7,
+     0,
      opencl_clSetDefaultDeviceCommandQueue_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetDeviceAndHostTimer", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetDeviceAndHostTimer", TRACER_STATUS_RESULT, opencl_clGetDeviceAndHostTimer_slots, 6, 9,
+     0,
      opencl_clGetDeviceAndHostTimer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetHostTimer", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetHostTimer", TRACER_STATUS_RESULT, opencl_clGetHostTimer_slots, 4, 7,
+     0,
      opencl_clGetHostTimer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateContext", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateContext", TRACER_STATUS_FIELD, opencl_clCreateContext_slots, 9, 12,
+     1,
      opencl_clCreateContext_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateContextFromType", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateContextFromType", TRACER_STATUS_FIELD, opencl_clCreateContextFromType_slots, 8, 11,
+     0,
      opencl_clCreateContextFromType_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainContext", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainContext", TRACER_STATUS_RESULT, opencl_clRetainContext_slots, 2, 5,
+     0,
      opencl_clRetainContext_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseContext", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseContext", TRACER_STATUS_RESULT, opencl_clReleaseContext_slots, 2, 5,
+     0,
      opencl_clReleaseContext_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetContextInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetContextInfo", TRACER_STATUS_RESULT, opencl_clGetContextInfo_slots, 7, 10,
+     0,
      opencl_clGetContextInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetContextDestructorCallback", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetContextDestructorCallback", TRACER_STATUS_RESULT, opencl_clSetContextDestructorCallback_slots, 4, 7,
+     0,
      opencl_clSetContextDestructorCallback_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateCommandQueueWithProperties", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateCommandQueueWithProperties", TRACER_STATUS_FIELD, opencl_clCreateCommandQueueWithProperties_slots, 7, 10,
+     0,
      opencl_clCreateCommandQueueWithProperties_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainCommandQueue", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainCommandQueue", TRACER_STATUS_RESULT, opencl_clRetainCommandQueue_slots, 2, 5,
+     0,
      opencl_clRetainCommandQueue_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseCommandQueue", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseCommandQueue", TRACER_STATUS_RESULT, opencl_clReleaseCommandQueue_slots, 2, 5,
+     0,
      opencl_clReleaseCommandQueue_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetCommandQueueInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetCommandQueueInfo", TRACER_STATUS_RESULT, opencl_clGetCommandQueueInfo_slots, 7, 10,
+     0,
      opencl_clGetCommandQueueInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateBuffer", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateBuffer", TRACER_STATUS_FIELD, opencl_clCreateBuffer_slots, 8, 11,
+     0,
      opencl_clCreateBuffer_formats, 2,
-     TRACER_MEANING_ALLOC, NULL, "size"},
-    {"clCreateSubBuffer", TRACER_STATUS_FIELD,
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
+    {"clCreateSubBuffer", TRACER_STATUS_FIELD, opencl_clCreateSubBuffer_slots, 8, 11,
+     0,
      opencl_clCreateSubBuffer_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateImage", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateImage", TRACER_STATUS_FIELD, opencl_clCreateImage_slots, 9, 12,
+     2,
      opencl_clCreateImage_formats, 6,
-     TRACER_MEANING_ALLOC, NULL, NULL},
-    {"clCreatePipe", TRACER_STATUS_FIELD,
+     TRACER_MEANING_ALLOC, NULL, NULL, NULL, NULL, 0},
+    {"clCreatePipe", TRACER_STATUS_FIELD, opencl_clCreatePipe_slots, 9, 12,
+     0,
      opencl_clCreatePipe_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateBufferWithProperties", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateBufferWithProperties", TRACER_STATUS_FIELD, opencl_clCreateBufferWithProperties_slots, 9, 12,
+     0,
      opencl_clCreateBufferWithProperties_formats, 2,
-     TRACER_MEANING_ALLOC, NULL, "size"},
-    {"clCreateImageWithProperties", TRACER_STATUS_FIELD,
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
+    {"clCreateImageWithProperties", TRACER_STATUS_FIELD, opencl_clCreateImageWithProperties_slots, 10, 13,
+     2,
      opencl_clCreateImageWithProperties_formats, 6,
-     TRACER_MEANING_ALLOC, NULL, NULL},
-    {"clRetainMemObject", TRACER_STATUS_RESULT,
+     TRACER_MEANING_ALLOC, NULL, NULL, NULL, NULL, 0},
+    {"clRetainMemObject", TRACER_STATUS_RESULT, opencl_clRetainMemObject_slots, 2, 5,
+     0,
      opencl_clRetainMemObject_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseMemObject", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseMemObject", TRACER_STATUS_RESULT, opencl_clReleaseMemObject_slots, 2, 5,
+     0,
      opencl_clReleaseMemObject_formats, 1,
-     TRACER_MEANING_FREE, NULL, NULL},
-    {"clGetSupportedImageFormats", TRACER_STATUS_RESULT,
+     TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
+    {"clGetSupportedImageFormats", TRACER_STATUS_RESULT, opencl_clGetSupportedImageFormats_slots, 8, 11,
+     0,
      opencl_clGetSupportedImageFormats_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetMemObjectInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetMemObjectInfo", TRACER_STATUS_RESULT, opencl_clGetMemObjectInfo_slots, 7, 10,
+     0,
      opencl_clGetMemObjectInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetImageInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetImageInfo", TRACER_STATUS_RESULT, opencl_clGetImageInfo_slots, 7, 10,
+     0,
      opencl_clGetImageInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetPipeInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetPipeInfo", TRACER_STATUS_RESULT, opencl_clGetPipeInfo_slots, 7, 10,
+     0,
      opencl_clGetPipeInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetMemObjectDestructorCallback", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetMemObjectDestructorCallback", TRACER_STATUS_RESULT, opencl_clSetMemObjectDestructorCallback_slots, 4, 7,
+     0,
      opencl_clSetMemObjectDestructorCallback_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSVMAlloc", TRACER_STATUS_NONE,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSVMAlloc", TRACER_STATUS_NONE, opencl_clSVMAlloc_slots, 5, 9,
+     0,
      NULL, 0,
-     TRACER_MEANING_ALLOC, NULL, "size"},
-    {"clSVMFree", TRACER_STATUS_NONE,
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
+    {"clSVMFree", TRACER_STATUS_NONE, opencl_clSVMFree_slots, 2, 6,
+     0,
      NULL, 0,
-     TRACER_MEANING_FREE, NULL, NULL},
-    {"clCreateSamplerWithProperties", TRACER_STATUS_FIELD,
+     TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateSamplerWithProperties", TRACER_STATUS_FIELD, opencl_clCreateSamplerWithProperties_slots, 6, 9,
+     0,
      opencl_clCreateSamplerWithProperties_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainSampler", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainSampler", TRACER_STATUS_RESULT, opencl_clRetainSampler_slots, 2, 5,
+     0,
      opencl_clRetainSampler_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseSampler", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseSampler", TRACER_STATUS_RESULT, opencl_clReleaseSampler_slots, 2, 5,
+     0,
      opencl_clReleaseSampler_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetSamplerInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetSamplerInfo", TRACER_STATUS_RESULT, opencl_clGetSamplerInfo_slots, 7, 10,
+     0,
      opencl_clGetSamplerInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateProgramWithSource", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateProgramWithSource", TRACER_STATUS_FIELD, opencl_clCreateProgramWithSource_slots, 8, 11,
+     2,
      opencl_clCreateProgramWithSource_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateProgramWithBinary", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateProgramWithBinary", TRACER_STATUS_FIELD, opencl_clCreateProgramWithBinary_slots, 10, 13,
+     3,
      opencl_clCreateProgramWithBinary_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateProgramWithBuiltInKernels", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateProgramWithBuiltInKernels", TRACER_STATUS_FIELD, opencl_clCreateProgramWithBuiltInKernels_slots, 8, 11,
+     1,
      opencl_clCreateProgramWithBuiltInKernels_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateProgramWithIL", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateProgramWithIL", TRACER_STATUS_FIELD, opencl_clCreateProgramWithIL_slots, 7, 10,
+     0,
      opencl_clCreateProgramWithIL_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainProgram", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainProgram", TRACER_STATUS_RESULT, opencl_clRetainProgram_slots, 2, 5,
+     0,
      opencl_clRetainProgram_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseProgram", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseProgram", TRACER_STATUS_RESULT, opencl_clReleaseProgram_slots, 2, 5,
+     0,
      opencl_clReleaseProgram_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clBuildProgram", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clBuildProgram", TRACER_STATUS_RESULT, opencl_clBuildProgram_slots, 7, 10,
+     2,
      opencl_clBuildProgram_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCompileProgram", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCompileProgram", TRACER_STATUS_RESULT, opencl_clCompileProgram_slots, 11, 14,
+     2,
      opencl_clCompileProgram_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clLinkProgram", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clLinkProgram", TRACER_STATUS_FIELD, opencl_clLinkProgram_slots, 12, 15,
+     2,
      opencl_clLinkProgram_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetProgramReleaseCallback", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetProgramReleaseCallback", TRACER_STATUS_RESULT, opencl_clSetProgramReleaseCallback_slots, 4, 7,
+     0,
      opencl_clSetProgramReleaseCallback_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetProgramSpecializationConstant", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetProgramSpecializationConstant", TRACER_STATUS_RESULT, opencl_clSetProgramSpecializationConstant_slots, 5, 8,
+     0,
      opencl_clSetProgramSpecializationConstant_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clUnloadPlatformCompiler", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clUnloadPlatformCompiler", TRACER_STATUS_RESULT, opencl_clUnloadPlatformCompiler_slots, 2, 5,
+     0,
      opencl_clUnloadPlatformCompiler_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetProgramInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetProgramInfo", TRACER_STATUS_RESULT, opencl_clGetProgramInfo_slots, 7, 10,
+     0,
      opencl_clGetProgramInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetProgramBuildInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetProgramBuildInfo", TRACER_STATUS_RESULT, opencl_clGetProgramBuildInfo_slots, 8, 11,
+     0,
      opencl_clGetProgramBuildInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateKernel", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateKernel", TRACER_STATUS_FIELD, opencl_clCreateKernel_slots, 6, 9,
+     1,
      opencl_clCreateKernel_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateKernelsInProgram", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateKernelsInProgram", TRACER_STATUS_RESULT, opencl_clCreateKernelsInProgram_slots, 6, 9,
+     0,
      opencl_clCreateKernelsInProgram_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCloneKernel", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCloneKernel", TRACER_STATUS_FIELD, opencl_clCloneKernel_slots, 5, 8,
+     0,
      opencl_clCloneKernel_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainKernel", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainKernel", TRACER_STATUS_RESULT, opencl_clRetainKernel_slots, 2, 5,
+     0,
      opencl_clRetainKernel_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseKernel", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseKernel", TRACER_STATUS_RESULT, opencl_clReleaseKernel_slots, 2, 5,
+     0,
      opencl_clReleaseKernel_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetKernelArg", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetKernelArg", TRACER_STATUS_RESULT, opencl_clSetKernelArg_slots, 5, 8,
+     0,
      opencl_clSetKernelArg_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetKernelArgSVMPointer", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetKernelArgSVMPointer", TRACER_STATUS_RESULT, opencl_clSetKernelArgSVMPointer_slots, 4, 7,
+     0,
      opencl_clSetKernelArgSVMPointer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetKernelExecInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetKernelExecInfo", TRACER_STATUS_RESULT, opencl_clSetKernelExecInfo_slots, 5, 8,
+     0,
      opencl_clSetKernelExecInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetKernelInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetKernelInfo", TRACER_STATUS_RESULT, opencl_clGetKernelInfo_slots, 7, 10,
+     0,
      opencl_clGetKernelInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetKernelArgInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetKernelArgInfo", TRACER_STATUS_RESULT, opencl_clGetKernelArgInfo_slots, 8, 11,
+     0,
      opencl_clGetKernelArgInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetKernelWorkGroupInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetKernelWorkGroupInfo", TRACER_STATUS_RESULT, opencl_clGetKernelWorkGroupInfo_slots, 8, 11,
+     0,
      opencl_clGetKernelWorkGroupInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetKernelSubGroupInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetKernelSubGroupInfo", TRACER_STATUS_RESULT, opencl_clGetKernelSubGroupInfo_slots, 10, 13,
+     0,
      opencl_clGetKernelSubGroupInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clWaitForEvents", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clWaitForEvents", TRACER_STATUS_RESULT, opencl_clWaitForEvents_slots, 3, 6,
+     1,
      opencl_clWaitForEvents_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL},
-    {"clGetEventInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
+    {"clGetEventInfo", TRACER_STATUS_RESULT, opencl_clGetEventInfo_slots, 7, 10,
+     0,
      opencl_clGetEventInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateUserEvent", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateUserEvent", TRACER_STATUS_FIELD, opencl_clCreateUserEvent_slots, 5, 8,
+     0,
      opencl_clCreateUserEvent_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainEvent", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainEvent", TRACER_STATUS_RESULT, opencl_clRetainEvent_slots, 2, 5,
+     0,
      opencl_clRetainEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseEvent", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseEvent", TRACER_STATUS_RESULT, opencl_clReleaseEvent_slots, 2, 5,
+     0,
      opencl_clReleaseEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetUserEventStatus", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetUserEventStatus", TRACER_STATUS_RESULT, opencl_clSetUserEventStatus_slots, 3, 6,
+     0,
      opencl_clSetUserEventStatus_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetEventCallback", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetEventCallback", TRACER_STATUS_RESULT, opencl_clSetEventCallback_slots, 5, 8,
+     0,
      opencl_clSetEventCallback_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetEventProfilingInfo", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetEventProfilingInfo", TRACER_STATUS_RESULT, opencl_clGetEventProfilingInfo_slots, 7, 10,
+     0,
      opencl_clGetEventProfilingInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clFlush", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clFlush", TRACER_STATUS_RESULT, opencl_clFlush_slots, 2, 5,
+     0,
      opencl_clFlush_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clFinish", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clFinish", TRACER_STATUS_RESULT, opencl_clFinish_slots, 2, 5,
+     0,
      opencl_clFinish_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL},
-    {"clEnqueueReadBuffer", TRACER_STATUS_RESULT,
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueReadBuffer", TRACER_STATUS_RESULT, opencl_clEnqueueReadBuffer_slots, 11, 14,
+     1,
      opencl_clEnqueueReadBuffer_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2h", "size"},
-    {"clEnqueueReadBufferRect", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "d2h", "size", NULL, NULL, 0},
+    {"clEnqueueReadBufferRect", TRACER_STATUS_RESULT, opencl_clEnqueueReadBufferRect_slots, 16, 19,
+     1,
      opencl_clEnqueueReadBufferRect_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2h", NULL},
-    {"clEnqueueWriteBuffer", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "d2h", NULL, NULL, NULL, 0},
+    {"clEnqueueWriteBuffer", TRACER_STATUS_RESULT, opencl_clEnqueueWriteBuffer_slots, 11, 14,
+     1,
      opencl_clEnqueueWriteBuffer_formats, 1,
-     TRACER_MEANING_TRANSFER, "h2d", "size"},
-    {"clEnqueueWriteBufferRect", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "h2d", "size", NULL, NULL, 0},
+    {"clEnqueueWriteBufferRect", TRACER_STATUS_RESULT, opencl_clEnqueueWriteBufferRect_slots, 16, 19,
+     1,
      opencl_clEnqueueWriteBufferRect_formats, 1,
-     TRACER_MEANING_TRANSFER, "h2d", NULL},
-    {"clEnqueueFillBuffer", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "h2d", NULL, NULL, NULL, 0},
+    {"clEnqueueFillBuffer", TRACER_STATUS_RESULT, opencl_clEnqueueFillBuffer_slots, 11, 14,
+     1,
      opencl_clEnqueueFillBuffer_formats, 1,
-     TRACER_MEANING_TRANSFER, "fill", "size"},
-    {"clEnqueueCopyBuffer", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "fill", "size", NULL, NULL, 0},
+    {"clEnqueueCopyBuffer", TRACER_STATUS_RESULT, opencl_clEnqueueCopyBuffer_slots, 11, 14,
+     1,
      opencl_clEnqueueCopyBuffer_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2d", "size"},
-    {"clEnqueueCopyBufferRect", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "d2d", "size", NULL, NULL, 0},
+    {"clEnqueueCopyBufferRect", TRACER_STATUS_RESULT, opencl_clEnqueueCopyBufferRect_slots, 15, 18,
+     1,
      opencl_clEnqueueCopyBufferRect_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2d", NULL},
-    {"clEnqueueReadImage", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "d2d", NULL, NULL, NULL, 0},
+    {"clEnqueueReadImage", TRACER_STATUS_RESULT, opencl_clEnqueueReadImage_slots, 13, 16,
+     1,
      opencl_clEnqueueReadImage_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2h", NULL},
-    {"clEnqueueWriteImage", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "d2h", NULL, NULL, NULL, 0},
+    {"clEnqueueWriteImage", TRACER_STATUS_RESULT, opencl_clEnqueueWriteImage_slots, 13, 16,
+     1,
      opencl_clEnqueueWriteImage_formats, 1,
-     TRACER_MEANING_TRANSFER, "h2d", NULL},
-    {"clEnqueueFillImage", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "h2d", NULL, NULL, NULL, 0},
+    {"clEnqueueFillImage", TRACER_STATUS_RESULT, opencl_clEnqueueFillImage_slots, 10, 13,
+     1,
      opencl_clEnqueueFillImage_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueCopyImage", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueCopyImage", TRACER_STATUS_RESULT, opencl_clEnqueueCopyImage_slots, 11, 14,
+     1,
      opencl_clEnqueueCopyImage_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2d", NULL},
-    {"clEnqueueCopyImageToBuffer", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "d2d", NULL, NULL, NULL, 0},
+    {"clEnqueueCopyImageToBuffer", TRACER_STATUS_RESULT, opencl_clEnqueueCopyImageToBuffer_slots, 11, 14,
+     1,
      opencl_clEnqueueCopyImageToBuffer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueCopyBufferToImage", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueCopyBufferToImage", TRACER_STATUS_RESULT, opencl_clEnqueueCopyBufferToImage_slots, 11, 14,
+     1,
      opencl_clEnqueueCopyBufferToImage_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueMapBuffer", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueMapBuffer", TRACER_STATUS_FIELD, opencl_clEnqueueMapBuffer_slots, 14, 17,
+     1,
      opencl_clEnqueueMapBuffer_formats, 2,
-     TRACER_MEANING_TRANSFER, "map", "size"},
-    {"clEnqueueMapImage", TRACER_STATUS_FIELD,
+     TRACER_MEANING_TRANSFER, "map", "size", NULL, NULL, 0},
+    {"clEnqueueMapImage", TRACER_STATUS_FIELD, opencl_clEnqueueMapImage_slots, 18, 21,
+     1,
      opencl_clEnqueueMapImage_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueUnmapMemObject", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueUnmapMemObject", TRACER_STATUS_RESULT, opencl_clEnqueueUnmapMemObject_slots, 8, 11,
+     1,
      opencl_clEnqueueUnmapMemObject_formats, 1,
-     TRACER_MEANING_TRANSFER, "unmap", NULL},
-    {"clEnqueueMigrateMemObjects", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "unmap", NULL, NULL, NULL, 0},
+    {"clEnqueueMigrateMemObjects", TRACER_STATUS_RESULT, opencl_clEnqueueMigrateMemObjects_slots, 9, 12,
+     2,
      opencl_clEnqueueMigrateMemObjects_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueNDRangeKernel", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueNDRangeKernel", TRACER_STATUS_RESULT, opencl_clEnqueueNDRangeKernel_slots, 11, 14,
+     4,
      opencl_clEnqueueNDRangeKernel_formats, 1,
-     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL},
-    {"clEnqueueNativeKernel", TRACER_STATUS_RESULT,
+     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueNativeKernel", TRACER_STATUS_RESULT, opencl_clEnqueueNativeKernel_slots, 13, 16,
+     2,
      opencl_clEnqueueNativeKernel_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueMarkerWithWaitList", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueMarkerWithWaitList", TRACER_STATUS_RESULT, opencl_clEnqueueMarkerWithWaitList_slots, 6, 9,
+     1,
      opencl_clEnqueueMarkerWithWaitList_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueBarrierWithWaitList", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueBarrierWithWaitList", TRACER_STATUS_RESULT, opencl_clEnqueueBarrierWithWaitList_slots, 6, 9,
+     1,
      opencl_clEnqueueBarrierWithWaitList_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL},
-    {"clEnqueueSVMFree", TRACER_STATUS_RESULT,
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueSVMFree", TRACER_STATUS_RESULT, opencl_clEnqueueSVMFree_slots, 10, 13,
+     1,
      opencl_clEnqueueSVMFree_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueSVMMemcpy", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueSVMMemcpy", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMemcpy_slots, 10, 13,
+     1,
      opencl_clEnqueueSVMMemcpy_formats, 1,
-     TRACER_MEANING_TRANSFER, NULL, "size"},
-    {"clEnqueueSVMMemFill", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, NULL, "size", NULL, NULL, 0},
+    {"clEnqueueSVMMemFill", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMemFill_slots, 10, 13,
+     1,
      opencl_clEnqueueSVMMemFill_formats, 1,
-     TRACER_MEANING_TRANSFER, "fill", "size"},
-    {"clEnqueueSVMMap", TRACER_STATUS_RESULT,
+     TRACER_MEANING_TRANSFER, "fill", "size", NULL, NULL, 0},
+    {"clEnqueueSVMMap", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMap_slots, 10, 13,
+     1,
      opencl_clEnqueueSVMMap_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueSVMUnmap", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueSVMUnmap", TRACER_STATUS_RESULT, opencl_clEnqueueSVMUnmap_slots, 7, 10,
+     1,
      opencl_clEnqueueSVMUnmap_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueSVMMigrateMem", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueSVMMigrateMem", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMigrateMem_slots, 11, 14,
+     1,
      opencl_clEnqueueSVMMigrateMem_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetExtensionFunctionAddressForPlatform", TRACER_STATUS_NONE,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetExtensionFunctionAddressForPlatform", TRACER_STATUS_NONE, opencl_clGetExtensionFunctionAddressForPlatform_slots, 3, 7,
+     1,
      NULL, 0,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetCommandQueueProperty", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetCommandQueueProperty", TRACER_STATUS_RESULT, opencl_clSetCommandQueueProperty_slots, 6, 9,
+     0,
      opencl_clSetCommandQueueProperty_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateImage2D", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateImage2D", TRACER_STATUS_FIELD, opencl_clCreateImage2D_slots, 11, 14,
+     1,
      opencl_clCreateImage2D_formats, 4,
-     TRACER_MEANING_ALLOC, NULL, NULL},
-    {"clCreateImage3D", TRACER_STATUS_FIELD,
+     TRACER_MEANING_ALLOC, NULL, NULL, NULL, NULL, 0},
+    {"clCreateImage3D", TRACER_STATUS_FIELD, opencl_clCreateImage3D_slots, 13, 16,
+     1,
      opencl_clCreateImage3D_formats, 4,
-     TRACER_MEANING_ALLOC, NULL, NULL},
-    {"clEnqueueMarker", TRACER_STATUS_RESULT,
+     TRACER_MEANING_ALLOC, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueMarker", TRACER_STATUS_RESULT, opencl_clEnqueueMarker_slots, 4, 7,
+     0,
      opencl_clEnqueueMarker_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueWaitForEvents", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueWaitForEvents", TRACER_STATUS_RESULT, opencl_clEnqueueWaitForEvents_slots, 4, 7,
+     0,
      opencl_clEnqueueWaitForEvents_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueBarrier", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueBarrier", TRACER_STATUS_RESULT, opencl_clEnqueueBarrier_slots, 2, 5,
+     0,
      opencl_clEnqueueBarrier_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clUnloadCompiler", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clUnloadCompiler", TRACER_STATUS_RESULT, opencl_clUnloadCompiler_slots, 1, 4,
+     0,
      opencl_clUnloadCompiler_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetExtensionFunctionAddress", TRACER_STATUS_NONE,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetExtensionFunctionAddress", TRACER_STATUS_NONE, opencl_clGetExtensionFunctionAddress_slots, 2, 6,
+     1,
      NULL, 0,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateCommandQueue", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateCommandQueue", TRACER_STATUS_FIELD, opencl_clCreateCommandQueue_slots, 7, 10,
+     0,
      opencl_clCreateCommandQueue_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateSampler", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateSampler", TRACER_STATUS_FIELD, opencl_clCreateSampler_slots, 8, 11,
+     0,
      opencl_clCreateSampler_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueTask", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueTask", TRACER_STATUS_RESULT, opencl_clEnqueueTask_slots, 7, 10,
+     1,
      opencl_clEnqueueTask_formats, 1,
-     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL},
-    {"clCreateCommandBufferKHR", TRACER_STATUS_FIELD,
+     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0},
+    {"clCreateCommandBufferKHR", TRACER_STATUS_FIELD, opencl_clCreateCommandBufferKHR_slots, 7, 10,
+     0,
      opencl_clCreateCommandBufferKHR_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clFinalizeCommandBufferKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clFinalizeCommandBufferKHR", TRACER_STATUS_RESULT, opencl_clFinalizeCommandBufferKHR_slots, 2, 5,
+     0,
      opencl_clFinalizeCommandBufferKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainCommandBufferKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainCommandBufferKHR", TRACER_STATUS_RESULT, opencl_clRetainCommandBufferKHR_slots, 2, 5,
+     0,
      opencl_clRetainCommandBufferKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseCommandBufferKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseCommandBufferKHR", TRACER_STATUS_RESULT, opencl_clReleaseCommandBufferKHR_slots, 2, 5,
+     0,
      opencl_clReleaseCommandBufferKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueCommandBufferKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueCommandBufferKHR", TRACER_STATUS_RESULT, opencl_clEnqueueCommandBufferKHR_slots, 9, 12,
+     1,
      opencl_clEnqueueCommandBufferKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCommandBarrierWithWaitListKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCommandBarrierWithWaitListKHR", TRACER_STATUS_RESULT, opencl_clCommandBarrierWithWaitListKHR_slots, 9, 12,
+     0,
      opencl_clCommandBarrierWithWaitListKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCommandCopyBufferKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCommandCopyBufferKHR", TRACER_STATUS_RESULT, opencl_clCommandCopyBufferKHR_slots, 14, 17,
+     0,
      opencl_clCommandCopyBufferKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCommandCopyBufferRectKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCommandCopyBufferRectKHR", TRACER_STATUS_RESULT, opencl_clCommandCopyBufferRectKHR_slots, 18, 21,
+     0,
      opencl_clCommandCopyBufferRectKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCommandCopyBufferToImageKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCommandCopyBufferToImageKHR", TRACER_STATUS_RESULT, opencl_clCommandCopyBufferToImageKHR_slots, 14, 17,
+     0,
      opencl_clCommandCopyBufferToImageKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCommandCopyImageKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCommandCopyImageKHR", TRACER_STATUS_RESULT, opencl_clCommandCopyImageKHR_slots, 14, 17,
+     0,
      opencl_clCommandCopyImageKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCommandCopyImageToBufferKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCommandCopyImageToBufferKHR", TRACER_STATUS_RESULT, opencl_clCommandCopyImageToBufferKHR_slots, 14, 17,
+     0,
      opencl_clCommandCopyImageToBufferKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCommandFillBufferKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCommandFillBufferKHR", TRACER_STATUS_RESULT, opencl_clCommandFillBufferKHR_slots, 14, 17,
+     0,
      opencl_clCommandFillBufferKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCommandFillImageKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCommandFillImageKHR", TRACER_STATUS_RESULT, opencl_clCommandFillImageKHR_slots, 13, 16,
+     0,
      opencl_clCommandFillImageKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCommandNDRangeKernelKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCommandNDRangeKernelKHR", TRACER_STATUS_RESULT, opencl_clCommandNDRangeKernelKHR_slots, 15, 18,
+     0,
      opencl_clCommandNDRangeKernelKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetCommandBufferInfoKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetCommandBufferInfoKHR", TRACER_STATUS_RESULT, opencl_clGetCommandBufferInfoKHR_slots, 7, 10,
+     0,
      opencl_clGetCommandBufferInfoKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clUpdateMutableCommandsKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clUpdateMutableCommandsKHR", TRACER_STATUS_RESULT, opencl_clUpdateMutableCommandsKHR_slots, 3, 6,
+     1,
      opencl_clUpdateMutableCommandsKHR_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetMutableCommandInfoKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetMutableCommandInfoKHR", TRACER_STATUS_RESULT, opencl_clGetMutableCommandInfoKHR_slots, 7, 10,
+     0,
      opencl_clGetMutableCommandInfoKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetMemObjectDestructorAPPLE", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetMemObjectDestructorAPPLE", TRACER_STATUS_RESULT, opencl_clSetMemObjectDestructorAPPLE_slots, 4, 7,
+     0,
      opencl_clSetMemObjectDestructorAPPLE_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clLogMessagesToSystemLogAPPLE", TRACER_STATUS_NONE,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clLogMessagesToSystemLogAPPLE", TRACER_STATUS_NONE, opencl_clLogMessagesToSystemLogAPPLE_slots, 4, 8,
+     1,
      NULL, 0,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clLogMessagesToStdoutAPPLE", TRACER_STATUS_NONE,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clLogMessagesToStdoutAPPLE", TRACER_STATUS_NONE, opencl_clLogMessagesToStdoutAPPLE_slots, 4, 8,
+     1,
      NULL, 0,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clLogMessagesToStderrAPPLE", TRACER_STATUS_NONE,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clLogMessagesToStderrAPPLE", TRACER_STATUS_NONE, opencl_clLogMessagesToStderrAPPLE_slots, 4, 8,
+     1,
      NULL, 0,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clIcdGetPlatformIDsKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clIcdGetPlatformIDsKHR", TRACER_STATUS_RESULT, opencl_clIcdGetPlatformIDsKHR_slots, 6, 9,
+     0,
      opencl_clIcdGetPlatformIDsKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateProgramWithILKHR", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateProgramWithILKHR", TRACER_STATUS_FIELD, opencl_clCreateProgramWithILKHR_slots, 7, 10,
+     0,
      opencl_clCreateProgramWithILKHR_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clTerminateContextKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clTerminateContextKHR", TRACER_STATUS_RESULT, opencl_clTerminateContextKHR_slots, 2, 5,
+     0,
      opencl_clTerminateContextKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateCommandQueueWithPropertiesKHR", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateCommandQueueWithPropertiesKHR", TRACER_STATUS_FIELD, opencl_clCreateCommandQueueWithPropertiesKHR_slots, 7, 10,
+     0,
      opencl_clCreateCommandQueueWithPropertiesKHR_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseDeviceEXT", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseDeviceEXT", TRACER_STATUS_RESULT, opencl_clReleaseDeviceEXT_slots, 2, 5,
+     0,
      opencl_clReleaseDeviceEXT_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainDeviceEXT", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainDeviceEXT", TRACER_STATUS_RESULT, opencl_clRetainDeviceEXT_slots, 2, 5,
+     0,
      opencl_clRetainDeviceEXT_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateSubDevicesEXT", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateSubDevicesEXT", TRACER_STATUS_RESULT, opencl_clCreateSubDevicesEXT_slots, 8, 11,
+     0,
      opencl_clCreateSubDevicesEXT_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueMigrateMemObjectEXT", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueMigrateMemObjectEXT", TRACER_STATUS_RESULT, opencl_clEnqueueMigrateMemObjectEXT_slots, 9, 12,
+     1,
      opencl_clEnqueueMigrateMemObjectEXT_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetDeviceImageInfoQCOM", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetDeviceImageInfoQCOM", TRACER_STATUS_RESULT, opencl_clGetDeviceImageInfoQCOM_slots, 10, 13,
+     1,
      opencl_clGetDeviceImageInfoQCOM_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueAcquireGrallocObjectsIMG", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueAcquireGrallocObjectsIMG", TRACER_STATUS_RESULT, opencl_clEnqueueAcquireGrallocObjectsIMG_slots, 8, 11,
+     1,
      opencl_clEnqueueAcquireGrallocObjectsIMG_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueReleaseGrallocObjectsIMG", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueReleaseGrallocObjectsIMG", TRACER_STATUS_RESULT, opencl_clEnqueueReleaseGrallocObjectsIMG_slots, 8, 11,
+     1,
      opencl_clEnqueueReleaseGrallocObjectsIMG_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueGenerateMipmapIMG", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueGenerateMipmapIMG", TRACER_STATUS_RESULT, opencl_clEnqueueGenerateMipmapIMG_slots, 11, 14,
+     1,
      opencl_clEnqueueGenerateMipmapIMG_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetKernelSubGroupInfoKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetKernelSubGroupInfoKHR", TRACER_STATUS_RESULT, opencl_clGetKernelSubGroupInfoKHR_slots, 10, 13,
+     0,
      opencl_clGetKernelSubGroupInfoKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetKernelSuggestedLocalWorkSizeKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetKernelSuggestedLocalWorkSizeKHR", TRACER_STATUS_RESULT, opencl_clGetKernelSuggestedLocalWorkSizeKHR_slots, 8, 11,
+     0,
      opencl_clGetKernelSuggestedLocalWorkSizeKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueAcquireExternalMemObjectsKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueAcquireExternalMemObjectsKHR", TRACER_STATUS_RESULT, opencl_clEnqueueAcquireExternalMemObjectsKHR_slots, 8, 11,
+     1,
      opencl_clEnqueueAcquireExternalMemObjectsKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueReleaseExternalMemObjectsKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueReleaseExternalMemObjectsKHR", TRACER_STATUS_RESULT, opencl_clEnqueueReleaseExternalMemObjectsKHR_slots, 8, 11,
+     1,
      opencl_clEnqueueReleaseExternalMemObjectsKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetSemaphoreHandleForTypeKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetSemaphoreHandleForTypeKHR", TRACER_STATUS_RESULT, opencl_clGetSemaphoreHandleForTypeKHR_slots, 8, 11,
+     0,
      opencl_clGetSemaphoreHandleForTypeKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateSemaphoreWithPropertiesKHR", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateSemaphoreWithPropertiesKHR", TRACER_STATUS_FIELD, opencl_clCreateSemaphoreWithPropertiesKHR_slots, 6, 9,
+     0,
      opencl_clCreateSemaphoreWithPropertiesKHR_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueWaitSemaphoresKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueWaitSemaphoresKHR", TRACER_STATUS_RESULT, opencl_clEnqueueWaitSemaphoresKHR_slots, 9, 12,
+     1,
      opencl_clEnqueueWaitSemaphoresKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueSignalSemaphoresKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueSignalSemaphoresKHR", TRACER_STATUS_RESULT, opencl_clEnqueueSignalSemaphoresKHR_slots, 9, 12,
+     1,
      opencl_clEnqueueSignalSemaphoresKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetSemaphoreInfoKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetSemaphoreInfoKHR", TRACER_STATUS_RESULT, opencl_clGetSemaphoreInfoKHR_slots, 7, 10,
+     0,
      opencl_clGetSemaphoreInfoKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseSemaphoreKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseSemaphoreKHR", TRACER_STATUS_RESULT, opencl_clReleaseSemaphoreKHR_slots, 2, 5,
+     0,
      opencl_clReleaseSemaphoreKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainSemaphoreKHR", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainSemaphoreKHR", TRACER_STATUS_RESULT, opencl_clRetainSemaphoreKHR_slots, 2, 5,
+     0,
      opencl_clRetainSemaphoreKHR_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clImportMemoryARM", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clImportMemoryARM", TRACER_STATUS_FIELD, opencl_clImportMemoryARM_slots, 9, 12,
+     0,
      opencl_clImportMemoryARM_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSVMAllocARM", TRACER_STATUS_NONE,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSVMAllocARM", TRACER_STATUS_NONE, opencl_clSVMAllocARM_slots, 5, 9,
+     0,
      NULL, 0,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSVMFreeARM", TRACER_STATUS_NONE,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSVMFreeARM", TRACER_STATUS_NONE, opencl_clSVMFreeARM_slots, 2, 6,
+     0,
      NULL, 0,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueSVMFreeARM", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueSVMFreeARM", TRACER_STATUS_RESULT, opencl_clEnqueueSVMFreeARM_slots, 10, 13,
+     1,
      opencl_clEnqueueSVMFreeARM_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueSVMMemcpyARM", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueSVMMemcpyARM", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMemcpyARM_slots, 10, 13,
+     1,
      opencl_clEnqueueSVMMemcpyARM_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueSVMMemFillARM", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueSVMMemFillARM", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMemFillARM_slots, 10, 13,
+     1,
      opencl_clEnqueueSVMMemFillARM_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueSVMMapARM", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueSVMMapARM", TRACER_STATUS_RESULT, opencl_clEnqueueSVMMapARM_slots, 10, 13,
+     1,
      opencl_clEnqueueSVMMapARM_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueSVMUnmapARM", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueSVMUnmapARM", TRACER_STATUS_RESULT, opencl_clEnqueueSVMUnmapARM_slots, 7, 10,
+     1,
      opencl_clEnqueueSVMUnmapARM_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetKernelArgSVMPointerARM", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetKernelArgSVMPointerARM", TRACER_STATUS_RESULT, opencl_clSetKernelArgSVMPointerARM_slots, 4, 7,
+     0,
      opencl_clSetKernelArgSVMPointerARM_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetKernelExecInfoARM", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetKernelExecInfoARM", TRACER_STATUS_RESULT, opencl_clSetKernelExecInfoARM_slots, 5, 8,
+     0,
      opencl_clSetKernelExecInfoARM_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateAcceleratorINTEL", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateAcceleratorINTEL", TRACER_STATUS_FIELD, opencl_clCreateAcceleratorINTEL_slots, 8, 11,
+     0,
      opencl_clCreateAcceleratorINTEL_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetAcceleratorInfoINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetAcceleratorInfoINTEL", TRACER_STATUS_RESULT, opencl_clGetAcceleratorInfoINTEL_slots, 7, 10,
+     0,
      opencl_clGetAcceleratorInfoINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clRetainAcceleratorINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clRetainAcceleratorINTEL", TRACER_STATUS_RESULT, opencl_clRetainAcceleratorINTEL_slots, 2, 5,
+     0,
      opencl_clRetainAcceleratorINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clReleaseAcceleratorINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clReleaseAcceleratorINTEL", TRACER_STATUS_RESULT, opencl_clReleaseAcceleratorINTEL_slots, 2, 5,
+     0,
      opencl_clReleaseAcceleratorINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clHostMemAllocINTEL", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clHostMemAllocINTEL", TRACER_STATUS_FIELD, opencl_clHostMemAllocINTEL_slots, 8, 11,
+     0,
      opencl_clHostMemAllocINTEL_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clDeviceMemAllocINTEL", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clDeviceMemAllocINTEL", TRACER_STATUS_FIELD, opencl_clDeviceMemAllocINTEL_slots, 9, 12,
+     0,
      opencl_clDeviceMemAllocINTEL_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSharedMemAllocINTEL", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSharedMemAllocINTEL", TRACER_STATUS_FIELD, opencl_clSharedMemAllocINTEL_slots, 9, 12,
+     0,
      opencl_clSharedMemAllocINTEL_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clMemFreeINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clMemFreeINTEL", TRACER_STATUS_RESULT, opencl_clMemFreeINTEL_slots, 3, 6,
+     0,
      opencl_clMemFreeINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clMemBlockingFreeINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clMemBlockingFreeINTEL", TRACER_STATUS_RESULT, opencl_clMemBlockingFreeINTEL_slots, 3, 6,
+     0,
      opencl_clMemBlockingFreeINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetMemAllocInfoINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetMemAllocInfoINTEL", TRACER_STATUS_RESULT, opencl_clGetMemAllocInfoINTEL_slots, 8, 11,
+     0,
      opencl_clGetMemAllocInfoINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clSetKernelArgMemPointerINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clSetKernelArgMemPointerINTEL", TRACER_STATUS_RESULT, opencl_clSetKernelArgMemPointerINTEL_slots, 4, 7,
+     0,
      opencl_clSetKernelArgMemPointerINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueMemFillINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueMemFillINTEL", TRACER_STATUS_RESULT, opencl_clEnqueueMemFillINTEL_slots, 10, 13,
+     1,
      opencl_clEnqueueMemFillINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueMemcpyINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueMemcpyINTEL", TRACER_STATUS_RESULT, opencl_clEnqueueMemcpyINTEL_slots, 10, 13,
+     1,
      opencl_clEnqueueMemcpyINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueMemAdviseINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueMemAdviseINTEL", TRACER_STATUS_RESULT, opencl_clEnqueueMemAdviseINTEL_slots, 9, 12,
+     1,
      opencl_clEnqueueMemAdviseINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueMigrateMemINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueMigrateMemINTEL", TRACER_STATUS_RESULT, opencl_clEnqueueMigrateMemINTEL_slots, 9, 12,
+     1,
      opencl_clEnqueueMigrateMemINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clEnqueueMemsetINTEL", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clEnqueueMemsetINTEL", TRACER_STATUS_RESULT, opencl_clEnqueueMemsetINTEL_slots, 9, 12,
+     1,
      opencl_clEnqueueMemsetINTEL_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clCreateBufferWithPropertiesINTEL", TRACER_STATUS_FIELD,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clCreateBufferWithPropertiesINTEL", TRACER_STATUS_FIELD, opencl_clCreateBufferWithPropertiesINTEL_slots, 9, 12,
+     0,
      opencl_clCreateBufferWithPropertiesINTEL_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
-    {"clGetImageRequirementsInfoEXT", TRACER_STATUS_RESULT,
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
+    {"clGetImageRequirementsInfoEXT", TRACER_STATUS_RESULT, opencl_clGetImageRequirementsInfoEXT_slots, 11, 14,
+     2,
      opencl_clGetImageRequirementsInfoEXT_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
 const struct tracer_backend_desc tracer_backend_opencl = {
@@ -1449,4 +3516,6 @@ const struct tracer_backend_desc tracer_backend_opencl = {
     186,
     INT64_C(0),
     &opencl_status_names,
+    0,
+    "",
 };

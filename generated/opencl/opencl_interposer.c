@@ -6,6 +6,7 @@
  */
 #include "opencl_args.h"
 #include "opencl_tracepoints.h"
+#include "tracer_recording.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -415,47 +416,59 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
   if (!tracer_real)
     tracer_real = (opencl_clGetPlatformIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformIDs", (void **)&opencl_real.clGetPlatformIDs);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 0, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 0);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 0, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(0, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetPlatformIDs_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetPlatformIDs_args tracer_args;
   tracer_args.num_entries = num_entries;
   tracer_args.platforms = platforms;
   tracer_args.num_platforms = num_platforms;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 0, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(tracer_args.num_entries);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.platforms);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.num_platforms);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 0);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.num_entries, tracer_args.platforms,
                                           tracer_args.num_platforms);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 0, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
+  tracer_record[7] = tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformIDs, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -468,51 +481,65 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clGetPlatformInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformInfo", (void **)&opencl_real.clGetPlatformInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 1, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 1);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(platform, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 1, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(1, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetPlatformInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetPlatformInfo_args tracer_args;
   tracer_args.platform = platform;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 1, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.platform);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 1);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 1, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPlatformInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -525,50 +552,64 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceIDs", (void **)&opencl_real.clGetDeviceIDs);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform, device_type, num_entries, devices, num_devices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 2, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 2);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(platform, device_type, num_entries, devices, num_devices);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 2, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(2, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetDeviceIDs_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetDeviceIDs_args tracer_args;
   tracer_args.platform = platform;
   tracer_args.device_type = device_type;
   tracer_args.num_entries = num_entries;
   tracer_args.devices = devices;
   tracer_args.num_devices = num_devices;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 2, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.platform);
+  tracer_record[5] = (uint64_t)(tracer_args.device_type);
+  tracer_record[6] = (uint64_t)(tracer_args.num_entries);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.devices);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.num_devices);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 2);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.device_type,
                                           tracer_args.num_entries, tracer_args.devices,
                                           tracer_args.num_devices);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 2, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceIDs, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -581,51 +622,65 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceInfo", (void **)&opencl_real.clGetDeviceInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 3, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 3);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(device, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 3, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(3, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetDeviceInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetDeviceInfo_args tracer_args;
   tracer_args.device = device;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 3, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 3);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 3, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -638,50 +693,65 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubDevices_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevices", (void **)&opencl_real.clCreateSubDevices);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 4, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 4);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 4, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(4, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCreateSubDevices_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateSubDevices_args tracer_args;
   tracer_args.in_device = in_device;
   tracer_args.properties = properties;
   tracer_args.num_devices = num_devices;
   tracer_args.out_devices = out_devices;
   tracer_args.num_devices_ret = num_devices_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 4, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.in_device);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[6] = (uint64_t)(tracer_args.num_devices);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.out_devices);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.num_devices_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 4);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.in_device, tracer_args.properties,
                                           tracer_args.num_devices, tracer_args.out_devices,
                                           tracer_args.num_devices_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 4, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
+  tracer_record[10] = tracer_args.num_devices_ret ? (uint64_t)(*tracer_args.num_devices_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevices, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -693,44 +763,53 @@ cl_int clRetainDevice(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDevice", (void **)&opencl_real.clRetainDevice);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 5, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 5);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(device);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 5, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(5, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainDevice_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainDevice_args tracer_args;
   tracer_args.device = device;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 5, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 5);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 5, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDevice, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -742,44 +821,53 @@ cl_int clReleaseDevice(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDevice", (void **)&opencl_real.clReleaseDevice);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 6, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 6);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(device);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 6, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(6, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseDevice_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseDevice_args tracer_args;
   tracer_args.device = device;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 6, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 6);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 6, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDevice, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -792,47 +880,58 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clSetDefaultDeviceCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetDefaultDeviceCommandQueue", (void **)&opencl_real.clSetDefaultDeviceCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 7, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 7);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context, device, command_queue);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 7, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(7, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetDefaultDeviceCommandQueue_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetDefaultDeviceCommandQueue_args tracer_args;
   tracer_args.context = context;
   tracer_args.device = device;
   tracer_args.command_queue = command_queue;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 7, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 7);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
                                           tracer_args.command_queue);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 7, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetDefaultDeviceCommandQueue, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -845,47 +944,60 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceAndHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceAndHostTimer", (void **)&opencl_real.clGetDeviceAndHostTimer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, device_timestamp, host_timestamp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 8, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 8);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(device, device_timestamp, host_timestamp);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 8, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(8, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetDeviceAndHostTimer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetDeviceAndHostTimer_args tracer_args;
   tracer_args.device = device;
   tracer_args.device_timestamp = device_timestamp;
   tracer_args.host_timestamp = host_timestamp;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 8, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device_timestamp);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.host_timestamp);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 8);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.device_timestamp,
                                           tracer_args.host_timestamp);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 8, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
+  tracer_record[7] = tracer_args.device_timestamp ? (uint64_t)(*tracer_args.device_timestamp) : 0;
+  tracer_record[8] = tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceAndHostTimer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -897,45 +1009,56 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
   if (!tracer_real)
     tracer_real = (opencl_clGetHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetHostTimer", (void **)&opencl_real.clGetHostTimer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, host_timestamp);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 9, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 9);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(device, host_timestamp);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 9, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(9, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetHostTimer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetHostTimer_args tracer_args;
   tracer_args.device = device;
   tracer_args.host_timestamp = host_timestamp;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 9, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.host_timestamp);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 9);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.host_timestamp);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 9, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
+  tracer_record[6] = tracer_args.host_timestamp ? (uint64_t)(*tracer_args.host_timestamp) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetHostTimer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -950,40 +1073,52 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clCreateContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContext", (void **)&opencl_real.clCreateContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateContext_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateContext_args tracer_args;
   tracer_args.properties = properties;
   tracer_args.num_devices = num_devices;
   tracer_args.devices = devices;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.devices);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 10, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 10);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.properties, tracer_args.num_devices,
                                           tracer_args.devices, tracer_args.pfn_notify,
                                           tracer_args.user_data, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 10, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContext, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -998,39 +1133,50 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
   if (!tracer_real)
     tracer_real = (opencl_clCreateContextFromType_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContextFromType", (void **)&opencl_real.clCreateContextFromType);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(properties, device_type, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateContextFromType_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateContextFromType_args tracer_args;
   tracer_args.properties = properties;
   tracer_args.device_type = device_type;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[5] = (uint64_t)(tracer_args.device_type);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 11, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 11);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.properties, tracer_args.device_type,
                                           tracer_args.pfn_notify, tracer_args.user_data,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 11, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateContextFromType, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1042,44 +1188,53 @@ cl_int clRetainContext(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainContext", (void **)&opencl_real.clRetainContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 12, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 12);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 12, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(12, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainContext_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainContext_args tracer_args;
   tracer_args.context = context;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 12, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 12);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 12, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainContext, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1091,44 +1246,53 @@ cl_int clReleaseContext(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseContext", (void **)&opencl_real.clReleaseContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 13, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 13);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 13, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(13, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseContext_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseContext_args tracer_args;
   tracer_args.context = context;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 13, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 13);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 13, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseContext, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1141,51 +1305,65 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetContextInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetContextInfo", (void **)&opencl_real.clGetContextInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 14, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 14);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 14, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(14, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetContextInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetContextInfo_args tracer_args;
   tracer_args.context = context;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 14, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 14);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 14, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetContextInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1198,47 +1376,58 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
   if (!tracer_real)
     tracer_real = (opencl_clSetContextDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetContextDestructorCallback", (void **)&opencl_real.clSetContextDestructorCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 15, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 15);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context, pfn_notify, user_data);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 15, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(15, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetContextDestructorCallback_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetContextDestructorCallback_args tracer_args;
   tracer_args.context = context;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 15, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 15);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.pfn_notify,
                                           tracer_args.user_data);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 15, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetContextDestructorCallback, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1252,38 +1441,48 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueueWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithProperties", (void **)&opencl_real.clCreateCommandQueueWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateCommandQueueWithProperties_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateCommandQueueWithProperties_args tracer_args;
   tracer_args.context = context;
   tracer_args.device = device;
   tracer_args.properties = properties;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_entry_full, &tracer_args);
   opencl_hook_clCreateCommandQueueWithProperties_before(&tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 16, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 16);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
                                           tracer_args.properties, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 16, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithProperties, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1295,44 +1494,53 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandQueue", (void **)&opencl_real.clRetainCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 17, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 17);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 17, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(17, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainCommandQueue_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainCommandQueue_args tracer_args;
   tracer_args.command_queue = command_queue;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 17, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 17);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 17, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandQueue, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1344,44 +1552,53 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandQueue", (void **)&opencl_real.clReleaseCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 18, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 18);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 18, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(18, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseCommandQueue_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseCommandQueue_args tracer_args;
   tracer_args.command_queue = command_queue;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 18, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 18);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 18, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandQueue, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1395,52 +1612,66 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
   if (!tracer_real)
     tracer_real = (opencl_clGetCommandQueueInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandQueueInfo", (void **)&opencl_real.clGetCommandQueueInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 19, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 19);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 19, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(19, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetCommandQueueInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetCommandQueueInfo_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 19, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 19);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 19, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandQueueInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1453,38 +1684,49 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   if (!tracer_real)
     tracer_real = (opencl_clCreateBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBuffer", (void **)&opencl_real.clCreateBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateBuffer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateBuffer_args tracer_args;
   tracer_args.context = context;
   tracer_args.flags = flags;
   tracer_args.size = size;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.flags);
+  tracer_record[6] = (uint64_t)(tracer_args.size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 20, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 20);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size,
                                           tracer_args.host_ptr, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 20, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBuffer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1498,39 +1740,50 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubBuffer", (void **)&opencl_real.clCreateSubBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, flags, buffer_create_type, buffer_create_info, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateSubBuffer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateSubBuffer_args tracer_args;
   tracer_args.buffer = buffer;
   tracer_args.flags = flags;
   tracer_args.buffer_create_type = buffer_create_type;
   tracer_args.buffer_create_info = buffer_create_info;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record[5] = (uint64_t)(tracer_args.flags);
+  tracer_record[6] = (uint64_t)(tracer_args.buffer_create_type);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.buffer_create_info);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 21, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 21);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.buffer, tracer_args.flags,
                                           tracer_args.buffer_create_type,
                                           tracer_args.buffer_create_info, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 21, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubBuffer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1543,40 +1796,52 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage", (void **)&opencl_real.clCreateImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateImage_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateImage_args tracer_args;
   tracer_args.context = context;
   tracer_args.flags = flags;
   tracer_args.image_format = image_format;
   tracer_args.image_desc = image_desc;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.flags);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.image_desc);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 22, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 22);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
                                           tracer_args.image_format, tracer_args.image_desc,
                                           tracer_args.host_ptr, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 22, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1590,41 +1855,53 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
   if (!tracer_real)
     tracer_real = (opencl_clCreatePipe_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreatePipe", (void **)&opencl_real.clCreatePipe);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, pipe_packet_size, pipe_max_packets, properties, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreatePipe_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreatePipe_args tracer_args;
   tracer_args.context = context;
   tracer_args.flags = flags;
   tracer_args.pipe_packet_size = pipe_packet_size;
   tracer_args.pipe_max_packets = pipe_max_packets;
   tracer_args.properties = properties;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.flags);
+  tracer_record[6] = (uint64_t)(tracer_args.pipe_packet_size);
+  tracer_record[7] = (uint64_t)(tracer_args.pipe_max_packets);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 23, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 23);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
                                           tracer_args.pipe_packet_size,
                                           tracer_args.pipe_max_packets, tracer_args.properties,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 23, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreatePipe, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1638,40 +1915,52 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
   if (!tracer_real)
     tracer_real = (opencl_clCreateBufferWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithProperties", (void **)&opencl_real.clCreateBufferWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateBufferWithProperties_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateBufferWithProperties_args tracer_args;
   tracer_args.context = context;
   tracer_args.properties = properties;
   tracer_args.flags = flags;
   tracer_args.size = size;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[6] = (uint64_t)(tracer_args.flags);
+  tracer_record[7] = (uint64_t)(tracer_args.size);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 24, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 24);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties,
                                           tracer_args.flags, tracer_args.size, tracer_args.host_ptr,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 24, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithProperties, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1686,14 +1975,15 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
   if (!tracer_real)
     tracer_real = (opencl_clCreateImageWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImageWithProperties", (void **)&opencl_real.clCreateImageWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateImageWithProperties_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateImageWithProperties_args tracer_args;
   tracer_args.context = context;
   tracer_args.properties = properties;
   tracer_args.flags = flags;
@@ -1701,27 +1991,39 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
   tracer_args.image_desc = image_desc;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[6] = (uint64_t)(tracer_args.flags);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.image_desc);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 25, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 25);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties,
                                           tracer_args.flags, tracer_args.image_format,
                                           tracer_args.image_desc, tracer_args.host_ptr,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 25, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[12] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImageWithProperties, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1733,44 +2035,53 @@ cl_int clRetainMemObject(cl_mem memobj) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainMemObject", (void **)&opencl_real.clRetainMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 26, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 26);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(memobj);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 26, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(26, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainMemObject_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainMemObject_args tracer_args;
   tracer_args.memobj = memobj;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 26, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 26);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 26, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainMemObject, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1782,44 +2093,53 @@ cl_int clReleaseMemObject(cl_mem memobj) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseMemObject", (void **)&opencl_real.clReleaseMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 27, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 27);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(memobj);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 27, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(27, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseMemObject_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseMemObject_args tracer_args;
   tracer_args.memobj = memobj;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 27, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 27);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 27, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseMemObject, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1833,52 +2153,67 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clGetSupportedImageFormats_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSupportedImageFormats", (void **)&opencl_real.clGetSupportedImageFormats);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 28, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 28);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context, flags, image_type, num_entries, image_formats,
                                 num_image_formats);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 28, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(28, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetSupportedImageFormats_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetSupportedImageFormats_args tracer_args;
   tracer_args.context = context;
   tracer_args.flags = flags;
   tracer_args.image_type = image_type;
   tracer_args.num_entries = num_entries;
   tracer_args.image_formats = image_formats;
   tracer_args.num_image_formats = num_image_formats;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 28, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.flags);
+  tracer_record[6] = (uint64_t)(tracer_args.image_type);
+  tracer_record[7] = (uint64_t)(tracer_args.num_entries);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.image_formats);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.num_image_formats);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 28);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
                                           tracer_args.image_type, tracer_args.num_entries,
                                           tracer_args.image_formats, tracer_args.num_image_formats);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 28, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.num_image_formats ? (uint64_t)(*tracer_args.num_image_formats) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSupportedImageFormats, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1891,51 +2226,65 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
   if (!tracer_real)
     tracer_real = (opencl_clGetMemObjectInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemObjectInfo", (void **)&opencl_real.clGetMemObjectInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 29, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 29);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(memobj, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 29, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(29, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetMemObjectInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetMemObjectInfo_args tracer_args;
   tracer_args.memobj = memobj;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 29, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 29);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 29, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemObjectInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -1948,51 +2297,65 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
   if (!tracer_real)
     tracer_real = (opencl_clGetImageInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageInfo", (void **)&opencl_real.clGetImageInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 30, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 30);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(image, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 30, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(30, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetImageInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetImageInfo_args tracer_args;
   tracer_args.image = image;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 30, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 30);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.image, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 30, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2005,51 +2368,65 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
   if (!tracer_real)
     tracer_real = (opencl_clGetPipeInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPipeInfo", (void **)&opencl_real.clGetPipeInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 31, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 31);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(pipe, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 31, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(31, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetPipeInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetPipeInfo_args tracer_args;
   tracer_args.pipe = pipe;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 31, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.pipe);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 31);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.pipe, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 31, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetPipeInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2062,47 +2439,58 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
   if (!tracer_real)
     tracer_real = (opencl_clSetMemObjectDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorCallback", (void **)&opencl_real.clSetMemObjectDestructorCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 32, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 32);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(memobj, pfn_notify, user_data);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 32, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(32, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetMemObjectDestructorCallback_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetMemObjectDestructorCallback_args tracer_args;
   tracer_args.memobj = memobj;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 32, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 32);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.pfn_notify,
                                           tracer_args.user_data);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 32, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorCallback, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2114,48 +2502,61 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
   if (!tracer_real)
     tracer_real = (opencl_clSVMAlloc_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAlloc", (void **)&opencl_real.clSVMAlloc);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 33, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 33);
     void *tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context, flags, size, alignment);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 33, 0));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(33, tracer_depth, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSVMAlloc_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSVMAlloc_args tracer_args;
   tracer_args.context = context;
   tracer_args.flags = flags;
   tracer_args.size = size;
   tracer_args.alignment = alignment;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 33, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.flags);
+  tracer_record[6] = (uint64_t)(tracer_args.size);
+  tracer_record[7] = (uint64_t)(tracer_args.alignment);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 33);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size,
                                           tracer_args.alignment);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 33, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAlloc, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2167,45 +2568,55 @@ void clSVMFree(cl_context context, void *svm_pointer) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFree", (void **)&opencl_real.clSVMFree);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(context, svm_pointer);
     return;
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 34, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 34);
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_real(context, svm_pointer);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 34, 0));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(34, tracer_depth, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return;
   }
   opencl_depth++;
-  struct opencl_clSVMFree_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSVMFree_args tracer_args;
   tracer_args.context = context;
   tracer_args.svm_pointer = svm_pointer;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 34, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[6];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_pointer);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 34);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_real(tracer_args.context, tracer_args.svm_pointer);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 34, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFree, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
 }
 
@@ -2218,36 +2629,45 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSamplerWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSamplerWithProperties", (void **)&opencl_real.clCreateSamplerWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, sampler_properties, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateSamplerWithProperties_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateSamplerWithProperties_args tracer_args;
   tracer_args.context = context;
   tracer_args.sampler_properties = sampler_properties;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sampler_properties);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 35, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 35);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.sampler_properties,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 35, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[8] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSamplerWithProperties, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2259,44 +2679,53 @@ cl_int clRetainSampler(cl_sampler sampler) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSampler", (void **)&opencl_real.clRetainSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 36, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 36);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(sampler);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 36, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(36, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainSampler_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainSampler_args tracer_args;
   tracer_args.sampler = sampler;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 36, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sampler);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 36);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.sampler);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 36, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSampler, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2308,44 +2737,53 @@ cl_int clReleaseSampler(cl_sampler sampler) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSampler", (void **)&opencl_real.clReleaseSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 37, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 37);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(sampler);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 37, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(37, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseSampler_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseSampler_args tracer_args;
   tracer_args.sampler = sampler;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 37, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sampler);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 37);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.sampler);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 37, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSampler, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2358,51 +2796,65 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetSamplerInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSamplerInfo", (void **)&opencl_real.clGetSamplerInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 38, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 38);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(sampler, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 38, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(38, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetSamplerInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetSamplerInfo_args tracer_args;
   tracer_args.sampler = sampler;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 38, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sampler);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 38);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.sampler, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 38, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSamplerInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2415,39 +2867,50 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithSource_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithSource", (void **)&opencl_real.clCreateProgramWithSource);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, count, strings, lengths, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateProgramWithSource_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateProgramWithSource_args tracer_args;
   tracer_args.context = context;
   tracer_args.count = count;
   tracer_args.strings = strings;
   tracer_args.lengths = lengths;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.count);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.strings);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.lengths);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 39, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 39);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.count,
                                           tracer_args.strings, tracer_args.lengths,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 39, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithSource, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2462,15 +2925,16 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithBinary_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBinary", (void **)&opencl_real.clCreateProgramWithBinary);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, lengths, binaries, binary_status,
                        errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateProgramWithBinary_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateProgramWithBinary_args tracer_args;
   tracer_args.context = context;
   tracer_args.num_devices = num_devices;
   tracer_args.device_list = device_list;
@@ -2478,27 +2942,39 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
   tracer_args.binaries = binaries;
   tracer_args.binary_status = binary_status;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.lengths);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.binaries);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.binary_status);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 40, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 40);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices,
                                           tracer_args.device_list, tracer_args.lengths,
                                           tracer_args.binaries, tracer_args.binary_status,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 40, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[12] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBinary, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2512,39 +2988,50 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithBuiltInKernels_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBuiltInKernels", (void **)&opencl_real.clCreateProgramWithBuiltInKernels);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, kernel_names, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateProgramWithBuiltInKernels_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateProgramWithBuiltInKernels_args tracer_args;
   tracer_args.context = context;
   tracer_args.num_devices = num_devices;
   tracer_args.device_list = device_list;
   tracer_args.kernel_names = kernel_names;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.kernel_names);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 41, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 41);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices,
                                           tracer_args.device_list, tracer_args.kernel_names,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 41, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithBuiltInKernels, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2557,37 +3044,47 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithIL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithIL", (void **)&opencl_real.clCreateProgramWithIL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateProgramWithIL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateProgramWithIL_args tracer_args;
   tracer_args.context = context;
   tracer_args.il = il;
   tracer_args.length = length;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.il);
+  tracer_record[6] = (uint64_t)(tracer_args.length);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 42, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 42);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.il, tracer_args.length,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 42, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithIL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2599,44 +3096,53 @@ cl_int clRetainProgram(cl_program program) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainProgram", (void **)&opencl_real.clRetainProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 43, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 43);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(program);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 43, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(43, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainProgram_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainProgram_args tracer_args;
   tracer_args.program = program;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 43, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 43);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.program);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 43, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainProgram, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2648,44 +3154,53 @@ cl_int clReleaseProgram(cl_program program) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseProgram", (void **)&opencl_real.clReleaseProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 44, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 44);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(program);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 44, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(44, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseProgram_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseProgram_args tracer_args;
   tracer_args.program = program;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 44, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 44);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.program);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 44, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseProgram, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2698,51 +3213,65 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   if (!tracer_real)
     tracer_real = (opencl_clBuildProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clBuildProgram", (void **)&opencl_real.clBuildProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 45, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 45);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 45, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(45, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clBuildProgram_args tracer_args = {.tracer_start = 0};
+  struct opencl_clBuildProgram_args tracer_args;
   tracer_args.program = program;
   tracer_args.num_devices = num_devices;
   tracer_args.device_list = device_list;
   tracer_args.options = options;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 45, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.options);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 45);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_devices,
                                           tracer_args.device_list, tracer_args.options,
                                           tracer_args.pfn_notify, tracer_args.user_data);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 45, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram))
+    lttng_ust_tracepoint(lttng_ust_opencl, clBuildProgram, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2757,30 +3286,35 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   if (!tracer_real)
     tracer_real = (opencl_clCompileProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCompileProgram", (void **)&opencl_real.clCompileProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
                        header_include_names, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 46, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 46);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(program, num_devices, device_list, options, num_input_headers,
                                 input_headers, header_include_names, pfn_notify, user_data);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 46, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(46, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCompileProgram_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCompileProgram_args tracer_args;
   tracer_args.program = program;
   tracer_args.num_devices = num_devices;
   tracer_args.device_list = device_list;
@@ -2790,25 +3324,38 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   tracer_args.header_include_names = header_include_names;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 46, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.options);
+  tracer_record[8] = (uint64_t)(tracer_args.num_input_headers);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.input_headers);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.header_include_names);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 46);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_devices,
                                           tracer_args.device_list, tracer_args.options,
                                           tracer_args.num_input_headers, tracer_args.input_headers,
                                           tracer_args.header_include_names, tracer_args.pfn_notify,
                                           tracer_args.user_data);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 46, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.header_include_names ? (uint64_t)(uintptr_t)(*tracer_args.header_include_names) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCompileProgram, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2823,15 +3370,16 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   if (!tracer_real)
     tracer_real = (opencl_clLinkProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLinkProgram", (void **)&opencl_real.clLinkProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, options, num_input_programs,
                        input_programs, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clLinkProgram_args tracer_args = {.tracer_start = 0};
+  struct opencl_clLinkProgram_args tracer_args;
   tracer_args.context = context;
   tracer_args.num_devices = num_devices;
   tracer_args.device_list = device_list;
@@ -2841,28 +3389,42 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[15];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.num_devices);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.device_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.options);
+  tracer_record[8] = (uint64_t)(tracer_args.num_input_programs);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.input_programs);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 47, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 47);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.num_devices,
                                           tracer_args.device_list, tracer_args.options,
                                           tracer_args.num_input_programs,
                                           tracer_args.input_programs, tracer_args.pfn_notify,
                                           tracer_args.user_data, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 47, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[14] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLinkProgram, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2875,47 +3437,58 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
   if (!tracer_real)
     tracer_real = (opencl_clSetProgramReleaseCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramReleaseCallback", (void **)&opencl_real.clSetProgramReleaseCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 48, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 48);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(program, pfn_notify, user_data);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 48, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(48, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetProgramReleaseCallback_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetProgramReleaseCallback_args tracer_args;
   tracer_args.program = program;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 48, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 48);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.pfn_notify,
                                           tracer_args.user_data);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 48, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramReleaseCallback, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2928,48 +3501,60 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
   if (!tracer_real)
     tracer_real = (opencl_clSetProgramSpecializationConstant_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramSpecializationConstant", (void **)&opencl_real.clSetProgramSpecializationConstant);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, spec_id, spec_size, spec_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 49, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 49);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(program, spec_id, spec_size, spec_value);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 49, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(49, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetProgramSpecializationConstant_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetProgramSpecializationConstant_args tracer_args;
   tracer_args.program = program;
   tracer_args.spec_id = spec_id;
   tracer_args.spec_size = spec_size;
   tracer_args.spec_value = spec_value;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 49, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record[5] = (uint64_t)(tracer_args.spec_id);
+  tracer_record[6] = (uint64_t)(tracer_args.spec_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.spec_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 49);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.spec_id,
                                           tracer_args.spec_size, tracer_args.spec_value);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 49, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetProgramSpecializationConstant, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -2981,44 +3566,53 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
   if (!tracer_real)
     tracer_real = (opencl_clUnloadPlatformCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadPlatformCompiler", (void **)&opencl_real.clUnloadPlatformCompiler);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 50, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 50);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(platform);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 50, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(50, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clUnloadPlatformCompiler_args tracer_args = {.tracer_start = 0};
+  struct opencl_clUnloadPlatformCompiler_args tracer_args;
   tracer_args.platform = platform;
-  lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 50, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.platform);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 50);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.platform);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 50, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler))
+    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadPlatformCompiler, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3031,51 +3625,65 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetProgramInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramInfo", (void **)&opencl_real.clGetProgramInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 51, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 51);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(program, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 51, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(51, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetProgramInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetProgramInfo_args tracer_args;
   tracer_args.program = program;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 51, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 51);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 51, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3089,54 +3697,69 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetProgramBuildInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramBuildInfo", (void **)&opencl_real.clGetProgramBuildInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 52, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 52);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(program, device, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 52, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(52, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetProgramBuildInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetProgramBuildInfo_args tracer_args;
   tracer_args.program = program;
   tracer_args.device = device;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 52, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[6] = (uint64_t)(tracer_args.param_name);
+  tracer_record[7] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 52);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.device,
                                           tracer_args.param_name, tracer_args.param_value_size,
                                           tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 52, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetProgramBuildInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3148,36 +3771,45 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
   if (!tracer_real)
     tracer_real = (opencl_clCreateKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernel", (void **)&opencl_real.clCreateKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, kernel_name, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateKernel_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateKernel_args tracer_args;
   tracer_args.program = program;
   tracer_args.kernel_name = kernel_name;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.kernel_name);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 53, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 53);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.kernel_name,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 53, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[8] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernel, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3190,48 +3822,61 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
   if (!tracer_real)
     tracer_real = (opencl_clCreateKernelsInProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernelsInProgram", (void **)&opencl_real.clCreateKernelsInProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, num_kernels, kernels, num_kernels_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 54, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 54);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(program, num_kernels, kernels, num_kernels_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 54, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(54, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCreateKernelsInProgram_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateKernelsInProgram_args tracer_args;
   tracer_args.program = program;
   tracer_args.num_kernels = num_kernels;
   tracer_args.kernels = kernels;
   tracer_args.num_kernels_ret = num_kernels_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 54, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.program);
+  tracer_record[5] = (uint64_t)(tracer_args.num_kernels);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.kernels);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.num_kernels_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 54);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.program, tracer_args.num_kernels,
                                           tracer_args.kernels, tracer_args.num_kernels_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 54, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = tracer_args.num_kernels_ret ? (uint64_t)(*tracer_args.num_kernels_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateKernelsInProgram, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3243,34 +3888,42 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCloneKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCloneKernel", (void **)&opencl_real.clCloneKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source_kernel, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCloneKernel_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCloneKernel_args tracer_args;
   tracer_args.source_kernel = source_kernel;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.source_kernel);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 55, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 55);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.source_kernel, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 55, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[7] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCloneKernel, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3282,44 +3935,53 @@ cl_int clRetainKernel(cl_kernel kernel) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainKernel", (void **)&opencl_real.clRetainKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 56, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 56);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 56, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(56, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainKernel_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainKernel_args tracer_args;
   tracer_args.kernel = kernel;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 56, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 56);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 56, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainKernel, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3331,44 +3993,53 @@ cl_int clReleaseKernel(cl_kernel kernel) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseKernel", (void **)&opencl_real.clReleaseKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 57, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 57);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 57, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(57, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseKernel_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseKernel_args tracer_args;
   tracer_args.kernel = kernel;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 57, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 57);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 57, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseKernel, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3380,48 +4051,60 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArg_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArg", (void **)&opencl_real.clSetKernelArg);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_size, arg_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 58, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 58);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel, arg_index, arg_size, arg_value);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 58, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(58, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetKernelArg_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetKernelArg_args tracer_args;
   tracer_args.kernel = kernel;
   tracer_args.arg_index = arg_index;
   tracer_args.arg_size = arg_size;
   tracer_args.arg_value = arg_value;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 58, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[5] = (uint64_t)(tracer_args.arg_index);
+  tracer_record[6] = (uint64_t)(tracer_args.arg_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.arg_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 58);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index,
                                           tracer_args.arg_size, tracer_args.arg_value);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 58, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArg, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3433,47 +4116,58 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgSVMPointer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointer", (void **)&opencl_real.clSetKernelArgSVMPointer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 59, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 59);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel, arg_index, arg_value);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 59, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(59, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetKernelArgSVMPointer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetKernelArgSVMPointer_args tracer_args;
   tracer_args.kernel = kernel;
   tracer_args.arg_index = arg_index;
   tracer_args.arg_value = arg_value;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 59, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[5] = (uint64_t)(tracer_args.arg_index);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.arg_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 59);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index,
                                           tracer_args.arg_value);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 59, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3486,48 +4180,60 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelExecInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfo", (void **)&opencl_real.clSetKernelExecInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 60, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 60);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 60, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(60, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetKernelExecInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetKernelExecInfo_args tracer_args;
   tracer_args.kernel = kernel;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 60, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 60);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 60, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3540,51 +4246,65 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelInfo", (void **)&opencl_real.clGetKernelInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 61, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 61);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 61, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(61, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetKernelInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetKernelInfo_args tracer_args;
   tracer_args.kernel = kernel;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 61, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 61);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 61, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3597,54 +4317,69 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelArgInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelArgInfo", (void **)&opencl_real.clGetKernelArgInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 62, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 62);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 62, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(62, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetKernelArgInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetKernelArgInfo_args tracer_args;
   tracer_args.kernel = kernel;
   tracer_args.arg_indx = arg_indx;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 62, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[5] = (uint64_t)(tracer_args.arg_indx);
+  tracer_record[6] = (uint64_t)(tracer_args.param_name);
+  tracer_record[7] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 62);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_indx,
                                           tracer_args.param_name, tracer_args.param_value_size,
                                           tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 62, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelArgInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3658,54 +4393,69 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelWorkGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelWorkGroupInfo", (void **)&opencl_real.clGetKernelWorkGroupInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 63, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 63);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel, device, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 63, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(63, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetKernelWorkGroupInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetKernelWorkGroupInfo_args tracer_args;
   tracer_args.kernel = kernel;
   tracer_args.device = device;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 63, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[6] = (uint64_t)(tracer_args.param_name);
+  tracer_record[7] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 63);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.device,
                                           tracer_args.param_name, tracer_args.param_value_size,
                                           tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 63, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelWorkGroupInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3720,30 +4470,35 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSubGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfo", (void **)&opencl_real.clGetKernelSubGroupInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
                        param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 64, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 64);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel, device, param_name, input_value_size, input_value,
                                 param_value_size, param_value, param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 64, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(64, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetKernelSubGroupInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetKernelSubGroupInfo_args tracer_args;
   tracer_args.kernel = kernel;
   tracer_args.device = device;
   tracer_args.param_name = param_name;
@@ -3752,25 +4507,37 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 64, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[6] = (uint64_t)(tracer_args.param_name);
+  tracer_record[7] = (uint64_t)(tracer_args.input_value_size);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.input_value);
+  tracer_record[9] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 64);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.device,
                                           tracer_args.param_name, tracer_args.input_value_size,
                                           tracer_args.input_value, tracer_args.param_value_size,
                                           tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 64, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3782,45 +4549,55 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   if (!tracer_real)
     tracer_real = (opencl_clWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clWaitForEvents", (void **)&opencl_real.clWaitForEvents);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_events, event_list);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 65, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 65);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(num_events, event_list);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 65, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(65, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clWaitForEvents_args tracer_args = {.tracer_start = 0};
+  struct opencl_clWaitForEvents_args tracer_args;
   tracer_args.num_events = num_events;
   tracer_args.event_list = event_list;
-  lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 65, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[6];
+  tracer_record[4] = (uint64_t)(tracer_args.num_events);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.event_list);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 65);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.num_events, tracer_args.event_list);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 65, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents))
+    lttng_ust_tracepoint(lttng_ust_opencl, clWaitForEvents, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3833,51 +4610,65 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
   if (!tracer_real)
     tracer_real = (opencl_clGetEventInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventInfo", (void **)&opencl_real.clGetEventInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 66, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 66);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(event, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 66, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(66, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetEventInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetEventInfo_args tracer_args;
   tracer_args.event = event;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 66, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 66);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 66, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3889,34 +4680,42 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateUserEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateUserEvent", (void **)&opencl_real.clCreateUserEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateUserEvent_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateUserEvent_args tracer_args;
   tracer_args.context = context;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 67, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 67);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 67, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[7] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateUserEvent, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3928,44 +4727,53 @@ cl_int clRetainEvent(cl_event event) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainEvent", (void **)&opencl_real.clRetainEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 68, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 68);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 68, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(68, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainEvent_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainEvent_args tracer_args;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 68, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 68);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 68, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainEvent, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -3977,44 +4785,53 @@ cl_int clReleaseEvent(cl_event event) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseEvent", (void **)&opencl_real.clReleaseEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 69, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 69);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 69, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(69, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseEvent_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseEvent_args tracer_args;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 69, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 69);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 69, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseEvent, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4026,45 +4843,55 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
   if (!tracer_real)
     tracer_real = (opencl_clSetUserEventStatus_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetUserEventStatus", (void **)&opencl_real.clSetUserEventStatus);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, execution_status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 70, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 70);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(event, execution_status);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 70, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(70, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetUserEventStatus_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetUserEventStatus_args tracer_args;
   tracer_args.event = event;
   tracer_args.execution_status = execution_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 70, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[6];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record[5] = (uint64_t)(int64_t)(tracer_args.execution_status);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 70);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.execution_status);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 70, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetUserEventStatus, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4077,48 +4904,60 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
   if (!tracer_real)
     tracer_real = (opencl_clSetEventCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetEventCallback", (void **)&opencl_real.clSetEventCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 71, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 71);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 71, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(71, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetEventCallback_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetEventCallback_args tracer_args;
   tracer_args.event = event;
   tracer_args.command_exec_callback_type = command_exec_callback_type;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 71, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record[5] = (uint64_t)(int64_t)(tracer_args.command_exec_callback_type);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 71);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.command_exec_callback_type,
                                           tracer_args.pfn_notify, tracer_args.user_data);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 71, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetEventCallback, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4132,51 +4971,65 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clGetEventProfilingInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventProfilingInfo", (void **)&opencl_real.clGetEventProfilingInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 72, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 72);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(event, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 72, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(72, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetEventProfilingInfo_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetEventProfilingInfo_args tracer_args;
   tracer_args.event = event;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 72, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 72);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 72, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetEventProfilingInfo, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4188,44 +5041,53 @@ cl_int clFlush(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clFlush_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFlush", (void **)&opencl_real.clFlush);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 73, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 73);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 73, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(73, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clFlush_args tracer_args = {.tracer_start = 0};
+  struct opencl_clFlush_args tracer_args;
   tracer_args.command_queue = command_queue;
-  lttng_ust_tracepoint(lttng_ust_opencl, clFlush_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clFlush_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 73, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 73);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clFlush_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clFlush_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 73, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clFlush_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush))
+    lttng_ust_tracepoint(lttng_ust_opencl, clFlush, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4237,44 +5099,53 @@ cl_int clFinish(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clFinish_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinish", (void **)&opencl_real.clFinish);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 74, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 74);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 74, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(74, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clFinish_args tracer_args = {.tracer_start = 0};
+  struct opencl_clFinish_args tracer_args;
   tracer_args.command_queue = command_queue;
-  lttng_ust_tracepoint(lttng_ust_opencl, clFinish_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clFinish_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 74, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 74);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clFinish_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clFinish_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 74, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clFinish_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish))
+    lttng_ust_tracepoint(lttng_ust_opencl, clFinish, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4288,15 +5159,16 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBuffer", (void **)&opencl_real.clEnqueueReadBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_read, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueReadBuffer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueReadBuffer_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.buffer = buffer;
   tracer_args.blocking_read = blocking_read;
@@ -4306,6 +5178,17 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record[6] = (uint64_t)(tracer_args.blocking_read);
+  tracer_record[7] = (uint64_t)(tracer_args.offset);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -4315,27 +5198,29 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 75, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 75);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
                                           tracer_args.blocking_read, tracer_args.offset,
                                           tracer_args.size, tracer_args.ptr,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 75, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBuffer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4352,16 +5237,17 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBufferRect", (void **)&opencl_real.clEnqueueReadBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueReadBufferRect_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueReadBufferRect_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.buffer = buffer;
   tracer_args.blocking_read = blocking_read;
@@ -4376,6 +5262,22 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[19];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record[6] = (uint64_t)(tracer_args.blocking_read);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.buffer_origin);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.host_origin);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[10] = (uint64_t)(tracer_args.buffer_row_pitch);
+  tracer_record[11] = (uint64_t)(tracer_args.buffer_slice_pitch);
+  tracer_record[12] = (uint64_t)(tracer_args.host_row_pitch);
+  tracer_record[13] = (uint64_t)(tracer_args.host_slice_pitch);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record[15] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[16] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[17] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -4385,13 +5287,10 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
       .bytes = (tracer_args.region ? (size_t)(tracer_args.region[0] * tracer_args.region[1] * tracer_args.region[2]) : 0),
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 76, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 76);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
                                           tracer_args.blocking_read, tracer_args.buffer_origin,
                                           tracer_args.host_origin, tracer_args.region,
@@ -4400,15 +5299,20 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
                                           tracer_args.host_row_pitch, tracer_args.host_slice_pitch,
                                           tracer_args.ptr, tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 76, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
+  tracer_record[18] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadBufferRect, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4423,15 +5327,16 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBuffer", (void **)&opencl_real.clEnqueueWriteBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_write, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueWriteBuffer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueWriteBuffer_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.buffer = buffer;
   tracer_args.blocking_write = blocking_write;
@@ -4441,6 +5346,17 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record[6] = (uint64_t)(tracer_args.blocking_write);
+  tracer_record[7] = (uint64_t)(tracer_args.offset);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -4450,27 +5366,29 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 77, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 77);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
                                           tracer_args.blocking_write, tracer_args.offset,
                                           tracer_args.size, tracer_args.ptr,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 77, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBuffer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4488,16 +5406,17 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBufferRect", (void **)&opencl_real.clEnqueueWriteBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueWriteBufferRect_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueWriteBufferRect_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.buffer = buffer;
   tracer_args.blocking_write = blocking_write;
@@ -4512,6 +5431,22 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[19];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record[6] = (uint64_t)(tracer_args.blocking_write);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.buffer_origin);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.host_origin);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[10] = (uint64_t)(tracer_args.buffer_row_pitch);
+  tracer_record[11] = (uint64_t)(tracer_args.buffer_slice_pitch);
+  tracer_record[12] = (uint64_t)(tracer_args.host_row_pitch);
+  tracer_record[13] = (uint64_t)(tracer_args.host_slice_pitch);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record[15] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[16] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[17] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -4521,13 +5456,10 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
       .bytes = (tracer_args.region ? (size_t)(tracer_args.region[0] * tracer_args.region[1] * tracer_args.region[2]) : 0),
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 78, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 78);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
                                           tracer_args.blocking_write, tracer_args.buffer_origin,
                                           tracer_args.host_origin, tracer_args.region,
@@ -4536,15 +5468,20 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
                                           tracer_args.host_row_pitch, tracer_args.host_slice_pitch,
                                           tracer_args.ptr, tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 78, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
+  tracer_record[18] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteBufferRect, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4559,15 +5496,16 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueFillBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillBuffer", (void **)&opencl_real.clEnqueueFillBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, pattern, pattern_size, offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueFillBuffer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueFillBuffer_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.buffer = buffer;
   tracer_args.pattern = pattern;
@@ -4577,6 +5515,17 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pattern);
+  tracer_record[7] = (uint64_t)(tracer_args.pattern_size);
+  tracer_record[8] = (uint64_t)(tracer_args.offset);
+  tracer_record[9] = (uint64_t)(tracer_args.size);
+  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -4586,27 +5535,29 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 79, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 79);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
                                           tracer_args.pattern, tracer_args.pattern_size,
                                           tracer_args.offset, tracer_args.size,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 79, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillBuffer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4621,15 +5572,16 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBuffer", (void **)&opencl_real.clEnqueueCopyBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueCopyBuffer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueCopyBuffer_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.src_buffer = src_buffer;
   tracer_args.dst_buffer = dst_buffer;
@@ -4639,6 +5591,17 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record[7] = (uint64_t)(tracer_args.src_offset);
+  tracer_record[8] = (uint64_t)(tracer_args.dst_offset);
+  tracer_record[9] = (uint64_t)(tracer_args.size);
+  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -4648,27 +5611,29 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 80, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 80);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer,
                                           tracer_args.dst_buffer, tracer_args.src_offset,
                                           tracer_args.dst_offset, tracer_args.size,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 80, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBuffer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4685,16 +5650,17 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferRect", (void **)&opencl_real.clEnqueueCopyBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
                        src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
                        num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueCopyBufferRect_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueCopyBufferRect_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.src_buffer = src_buffer;
   tracer_args.dst_buffer = dst_buffer;
@@ -4708,6 +5674,21 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[18];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[10] = (uint64_t)(tracer_args.src_row_pitch);
+  tracer_record[11] = (uint64_t)(tracer_args.src_slice_pitch);
+  tracer_record[12] = (uint64_t)(tracer_args.dst_row_pitch);
+  tracer_record[13] = (uint64_t)(tracer_args.dst_slice_pitch);
+  tracer_record[14] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[15] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[16] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -4717,13 +5698,10 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
       .bytes = (tracer_args.region ? (size_t)(tracer_args.region[0] * tracer_args.region[1] * tracer_args.region[2]) : 0),
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 81, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 81);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer,
                                           tracer_args.dst_buffer, tracer_args.src_origin,
                                           tracer_args.dst_origin, tracer_args.region,
@@ -4731,15 +5709,20 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
                                           tracer_args.dst_row_pitch, tracer_args.dst_slice_pitch,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 81, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
+  tracer_record[17] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferRect, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4754,15 +5737,16 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadImage", (void **)&opencl_real.clEnqueueReadImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_read, origin, region, row_pitch, slice_pitch,
                        ptr, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueReadImage_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueReadImage_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.image = image;
   tracer_args.blocking_read = blocking_read;
@@ -4774,6 +5758,19 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[16];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record[6] = (uint64_t)(tracer_args.blocking_read);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.origin);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[9] = (uint64_t)(tracer_args.row_pitch);
+  tracer_record[10] = (uint64_t)(tracer_args.slice_pitch);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record[12] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -4783,28 +5780,30 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 82, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 82);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image,
                                           tracer_args.blocking_read, tracer_args.origin,
                                           tracer_args.region, tracer_args.row_pitch,
                                           tracer_args.slice_pitch, tracer_args.ptr,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 82, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
+  tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReadImage, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4820,15 +5819,16 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteImage", (void **)&opencl_real.clEnqueueWriteImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_write, origin, region, input_row_pitch,
                        input_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueWriteImage_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueWriteImage_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.image = image;
   tracer_args.blocking_write = blocking_write;
@@ -4840,6 +5840,19 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[16];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record[6] = (uint64_t)(tracer_args.blocking_write);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.origin);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[9] = (uint64_t)(tracer_args.input_row_pitch);
+  tracer_record[10] = (uint64_t)(tracer_args.input_slice_pitch);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record[12] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -4849,28 +5862,30 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 83, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 83);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image,
                                           tracer_args.blocking_write, tracer_args.origin,
                                           tracer_args.region, tracer_args.input_row_pitch,
                                           tracer_args.input_slice_pitch, tracer_args.ptr,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 83, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
+  tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWriteImage, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4885,30 +5900,35 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueFillImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillImage", (void **)&opencl_real.clEnqueueFillImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 84, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 84);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, image, fill_color, origin, region,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 84, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(84, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueFillImage_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueFillImage_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.image = image;
   tracer_args.fill_color = fill_color;
@@ -4917,24 +5937,36 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 84, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.fill_color);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.origin);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 84);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image,
                                           tracer_args.fill_color, tracer_args.origin,
                                           tracer_args.region, tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 84, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueFillImage, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -4949,15 +5981,16 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImage", (void **)&opencl_real.clEnqueueCopyImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_image, src_origin, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueCopyImage_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueCopyImage_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.src_image = src_image;
   tracer_args.dst_image = dst_image;
@@ -4967,6 +6000,17 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_image);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_image);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -4976,27 +6020,29 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 85, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 85);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image,
                                           tracer_args.dst_image, tracer_args.src_origin,
                                           tracer_args.dst_origin, tracer_args.region,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 85, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImage, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5011,30 +6057,35 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyImageToBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImageToBuffer", (void **)&opencl_real.clEnqueueCopyImageToBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 86, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 86);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, src_image, dst_buffer, src_origin, region,
                                 dst_offset, num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 86, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(86, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueCopyImageToBuffer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueCopyImageToBuffer_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.src_image = src_image;
   tracer_args.dst_buffer = dst_buffer;
@@ -5044,25 +6095,38 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 86, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_image);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[9] = (uint64_t)(tracer_args.dst_offset);
+  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 86);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image,
                                           tracer_args.dst_buffer, tracer_args.src_origin,
                                           tracer_args.region, tracer_args.dst_offset,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 86, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyImageToBuffer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5077,30 +6141,35 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBufferToImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferToImage", (void **)&opencl_real.clEnqueueCopyBufferToImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 87, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 87);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin,
                                 region, num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 87, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(87, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueCopyBufferToImage_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueCopyBufferToImage_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.src_buffer = src_buffer;
   tracer_args.dst_image = dst_image;
@@ -5110,25 +6179,38 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 87, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_image);
+  tracer_record[7] = (uint64_t)(tracer_args.src_offset);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 87);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_buffer,
                                           tracer_args.dst_image, tracer_args.src_offset,
                                           tracer_args.dst_origin, tracer_args.region,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 87, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCopyBufferToImage, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5143,15 +6225,16 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMapBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapBuffer", (void **)&opencl_real.clEnqueueMapBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_map, map_flags, offset, size,
                        num_events_in_wait_list, event_wait_list, event, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clEnqueueMapBuffer_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMapBuffer_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.buffer = buffer;
   tracer_args.blocking_map = blocking_map;
@@ -5162,6 +6245,18 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[17];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record[6] = (uint64_t)(tracer_args.blocking_map);
+  tracer_record[7] = (uint64_t)(tracer_args.map_flags);
+  tracer_record[8] = (uint64_t)(tracer_args.offset);
+  tracer_record[9] = (uint64_t)(tracer_args.size);
+  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
@@ -5174,28 +6269,32 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 88, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 88);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.buffer,
                                           tracer_args.blocking_map, tracer_args.map_flags,
                                           tracer_args.offset, tracer_args.size,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 88, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record[16] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapBuffer, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5211,16 +6310,17 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMapImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapImage", (void **)&opencl_real.clEnqueueMapImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_map, map_flags, origin, region,
                        image_row_pitch, image_slice_pitch, num_events_in_wait_list, event_wait_list,
                        event, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clEnqueueMapImage_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMapImage_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.image = image;
   tracer_args.blocking_map = blocking_map;
@@ -5233,15 +6333,26 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[21];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record[6] = (uint64_t)(tracer_args.blocking_map);
+  tracer_record[7] = (uint64_t)(tracer_args.map_flags);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.origin);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.image_row_pitch);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.image_slice_pitch);
+  tracer_record[12] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.event);
+  tracer_record[15] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 89, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 89);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.image,
                                           tracer_args.blocking_map, tracer_args.map_flags,
                                           tracer_args.origin, tracer_args.region,
@@ -5250,14 +6361,23 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 89, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
+  tracer_record[16] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[17] = tracer_args.image_row_pitch ? (uint64_t)(*tracer_args.image_row_pitch) : 0;
+  tracer_record[18] = tracer_args.image_slice_pitch ? (uint64_t)(*tracer_args.image_slice_pitch) : 0;
+  tracer_record[19] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  tracer_record[20] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMapImage, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5271,21 +6391,30 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueUnmapMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueUnmapMemObject", (void **)&opencl_real.clEnqueueUnmapMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list,
                        event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueUnmapMemObject_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueUnmapMemObject_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.memobj = memobj;
   tracer_args.mapped_ptr = mapped_ptr;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mapped_ptr);
+  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -5295,26 +6424,28 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 90, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 90);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.memobj,
                                           tracer_args.mapped_ptr,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 90, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueUnmapMemObject, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5329,30 +6460,35 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemObjects_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjects", (void **)&opencl_real.clEnqueueMigrateMemObjects);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 91, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 91);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects, flags,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 91, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(91, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueMigrateMemObjects_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMigrateMemObjects_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_mem_objects = num_mem_objects;
   tracer_args.mem_objects = mem_objects;
@@ -5360,24 +6496,35 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 91, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_mem_objects);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record[7] = (uint64_t)(tracer_args.flags);
+  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 91);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects,
                                           tracer_args.mem_objects, tracer_args.flags,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 91, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
+  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjects, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5392,15 +6539,16 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueNDRangeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNDRangeKernel", (void **)&opencl_real.clEnqueueNDRangeKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        local_work_size, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueNDRangeKernel_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueNDRangeKernel_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.kernel = kernel;
   tracer_args.work_dim = work_dim;
@@ -5410,6 +6558,17 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[6] = (uint64_t)(tracer_args.work_dim);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.global_work_offset);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.global_work_size);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.local_work_size);
+  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_KERNEL,
@@ -5419,27 +6578,29 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 92, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 92);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel,
                                           tracer_args.work_dim, tracer_args.global_work_offset,
                                           tracer_args.global_work_size, tracer_args.local_work_size,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 92, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNDRangeKernel, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5454,30 +6615,35 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueNativeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNativeKernel", (void **)&opencl_real.clEnqueueNativeKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                        args_mem_loc, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 93, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 93);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                                 args_mem_loc, num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 93, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(93, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueNativeKernel_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueNativeKernel_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.user_func = user_func;
   tracer_args.args = args;
@@ -5488,26 +6654,41 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 93, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[16];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.user_func);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.args);
+  tracer_record[7] = (uint64_t)(tracer_args.cb_args);
+  tracer_record[8] = (uint64_t)(tracer_args.num_mem_objects);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.mem_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.args_mem_loc);
+  tracer_record[11] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 93);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.user_func,
                                           tracer_args.args, tracer_args.cb_args,
                                           tracer_args.num_mem_objects, tracer_args.mem_list,
                                           tracer_args.args_mem_loc,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 93, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
+  tracer_record[14] = tracer_args.args_mem_loc ? (uint64_t)(uintptr_t)(*tracer_args.args_mem_loc) : 0;
+  tracer_record[15] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueNativeKernel, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5520,49 +6701,62 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMarkerWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarkerWithWaitList", (void **)&opencl_real.clEnqueueMarkerWithWaitList);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 94, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 94);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 94, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(94, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueMarkerWithWaitList_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMarkerWithWaitList_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 94, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 94);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 94, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarkerWithWaitList, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5575,49 +6769,62 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueBarrierWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrierWithWaitList", (void **)&opencl_real.clEnqueueBarrierWithWaitList);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 95, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 95);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 95, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(95, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueBarrierWithWaitList_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueBarrierWithWaitList_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 95, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 95);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 95, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrierWithWaitList, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5633,30 +6840,35 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFree", (void **)&opencl_real.clEnqueueSVMFree);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 96, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 96);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func,
                                 user_data, num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 96, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(96, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMFree_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMFree_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_svm_pointers = num_svm_pointers;
   tracer_args.svm_pointers = svm_pointers;
@@ -5665,25 +6877,37 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 96, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_svm_pointers);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.svm_pointers);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.pfn_free_func);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 96);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers,
                                           tracer_args.svm_pointers, tracer_args.pfn_free_func,
                                           tracer_args.user_data,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 96, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFree, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5697,15 +6921,16 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemcpy_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpy", (void **)&opencl_real.clEnqueueSVMMemcpy);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMMemcpy_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMMemcpy_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.blocking_copy = blocking_copy;
   tracer_args.dst_ptr = dst_ptr;
@@ -5714,6 +6939,16 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.blocking_copy);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_ptr);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -5723,26 +6958,28 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 97, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 97);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_copy,
                                           tracer_args.dst_ptr, tracer_args.src_ptr,
                                           tracer_args.size, tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 97, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpy, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5756,15 +6993,16 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemFill_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFill", (void **)&opencl_real.clEnqueueSVMMemFill);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMMemFill_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMMemFill_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.svm_ptr = svm_ptr;
   tracer_args.pattern = pattern;
@@ -5773,6 +7011,16 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pattern);
+  tracer_record[7] = (uint64_t)(tracer_args.pattern_size);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_TRANSFER,
@@ -5782,26 +7030,28 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
       .bytes = (size_t)(tracer_args.size),
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 98, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 98);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr,
                                           tracer_args.pattern, tracer_args.pattern_size,
                                           tracer_args.size, tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 98, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFill, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5815,30 +7065,35 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMap", (void **)&opencl_real.clEnqueueSVMMap);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 99, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 99);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, blocking_map, flags, svm_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 99, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(99, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMMap_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMMap_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.blocking_map = blocking_map;
   tracer_args.flags = flags;
@@ -5847,24 +7102,36 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 99, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.blocking_map);
+  tracer_record[6] = (uint64_t)(tracer_args.flags);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 99);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_map,
                                           tracer_args.flags, tracer_args.svm_ptr, tracer_args.size,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 99, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMap, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5878,51 +7145,65 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMUnmap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmap", (void **)&opencl_real.clEnqueueSVMUnmap);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 100, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 100);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list,
                                 event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 100, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(100, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMUnmap_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMUnmap_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.svm_ptr = svm_ptr;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 100, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record[6] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 100);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 100, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmap, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5937,30 +7218,35 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMigrateMem_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMigrateMem", (void **)&opencl_real.clEnqueueSVMMigrateMem);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 101, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 101);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 101, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(101, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMMigrateMem_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMMigrateMem_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_svm_pointers = num_svm_pointers;
   tracer_args.svm_pointers = svm_pointers;
@@ -5969,24 +7255,37 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 101, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_svm_pointers);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.svm_pointers);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.sizes);
+  tracer_record[8] = (uint64_t)(tracer_args.flags);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 101);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers,
                                           tracer_args.svm_pointers, tracer_args.sizes,
                                           tracer_args.flags, tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 101, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.svm_pointers ? (uint64_t)(uintptr_t)(*tracer_args.svm_pointers) : 0;
+  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMigrateMem, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -5998,45 +7297,56 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
   if (!tracer_real)
     tracer_real = (opencl_clGetExtensionFunctionAddressForPlatform_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddressForPlatform", (void **)&opencl_real.clGetExtensionFunctionAddressForPlatform);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform, func_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 102, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 102);
     void *tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(platform, func_name);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 102, 0));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(102, tracer_depth, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetExtensionFunctionAddressForPlatform_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetExtensionFunctionAddressForPlatform_args tracer_args;
   tracer_args.platform = platform;
   tracer_args.func_name = func_name;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 102, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.platform);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.func_name);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 102);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.func_name);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 102, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6050,48 +7360,61 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clSetCommandQueueProperty_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetCommandQueueProperty", (void **)&opencl_real.clSetCommandQueueProperty);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, properties, enable, old_properties);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 103, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 103);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, properties, enable, old_properties);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 103, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(103, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetCommandQueueProperty_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetCommandQueueProperty_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.properties = properties;
   tracer_args.enable = enable;
   tracer_args.old_properties = old_properties;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 103, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.properties);
+  tracer_record[6] = (uint64_t)(tracer_args.enable);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.old_properties);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 103);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.properties,
                                           tracer_args.enable, tracer_args.old_properties);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 103, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = tracer_args.old_properties ? (uint64_t)(*tracer_args.old_properties) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetCommandQueueProperty, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6105,15 +7428,16 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage2D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage2D", (void **)&opencl_real.clCreateImage2D);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_row_pitch,
                        host_ptr, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateImage2D_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateImage2D_args tracer_args;
   tracer_args.context = context;
   tracer_args.flags = flags;
   tracer_args.image_format = image_format;
@@ -6122,27 +7446,40 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
   tracer_args.image_row_pitch = image_row_pitch;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.flags);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record[7] = (uint64_t)(tracer_args.image_width);
+  tracer_record[8] = (uint64_t)(tracer_args.image_height);
+  tracer_record[9] = (uint64_t)(tracer_args.image_row_pitch);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 104, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 104);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
                                           tracer_args.image_format, tracer_args.image_width,
                                           tracer_args.image_height, tracer_args.image_row_pitch,
                                           tracer_args.host_ptr, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 104, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[13] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage2D, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6157,15 +7494,16 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage3D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage3D", (void **)&opencl_real.clCreateImage3D);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_depth,
                        image_row_pitch, image_slice_pitch, host_ptr, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateImage3D_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateImage3D_args tracer_args;
   tracer_args.context = context;
   tracer_args.flags = flags;
   tracer_args.image_format = image_format;
@@ -6176,29 +7514,44 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
   tracer_args.image_slice_pitch = image_slice_pitch;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[16];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.flags);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record[7] = (uint64_t)(tracer_args.image_width);
+  tracer_record[8] = (uint64_t)(tracer_args.image_height);
+  tracer_record[9] = (uint64_t)(tracer_args.image_depth);
+  tracer_record[10] = (uint64_t)(tracer_args.image_row_pitch);
+  tracer_record[11] = (uint64_t)(tracer_args.image_slice_pitch);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 105, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 105);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
                                           tracer_args.image_format, tracer_args.image_width,
                                           tracer_args.image_height, tracer_args.image_depth,
                                           tracer_args.image_row_pitch,
                                           tracer_args.image_slice_pitch, tracer_args.host_ptr,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 105, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[15] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateImage3D, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6210,45 +7563,56 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMarker_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarker", (void **)&opencl_real.clEnqueueMarker);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 106, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 106);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 106, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(106, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueMarker_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMarker_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 106, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 106);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 106, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
+  tracer_record[6] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMarker, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6261,47 +7625,58 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitForEvents", (void **)&opencl_real.clEnqueueWaitForEvents);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events, event_list);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 107, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 107);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_events, event_list);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 107, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(107, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueWaitForEvents_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueWaitForEvents_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_events = num_events;
   tracer_args.event_list = event_list;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 107, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_events);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.event_list);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 107);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_events,
                                           tracer_args.event_list);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 107, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitForEvents, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6313,44 +7688,53 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueBarrier_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrier", (void **)&opencl_real.clEnqueueBarrier);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 108, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 108);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 108, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(108, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueBarrier_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueBarrier_args tracer_args;
   tracer_args.command_queue = command_queue;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 108, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 108);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 108, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueBarrier, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6362,43 +7746,51 @@ cl_int clUnloadCompiler(void) {
   if (!tracer_real)
     tracer_real = (opencl_clUnloadCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadCompiler", (void **)&opencl_real.clUnloadCompiler);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 109, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 109);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real();
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 109, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(109, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clUnloadCompiler_args tracer_args = {.tracer_start = 0};
-  lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 109, tracer_args.tracer_start);
+  struct opencl_clUnloadCompiler_args tracer_args;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[4];
+  unsigned tracer_depth = tracer_inflight_push("opencl", 109);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real();
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 109, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler))
+    lttng_ust_tracepoint(lttng_ust_opencl, clUnloadCompiler, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6410,44 +7802,54 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
   if (!tracer_real)
     tracer_real = (opencl_clGetExtensionFunctionAddress_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddress", (void **)&opencl_real.clGetExtensionFunctionAddress);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func_name);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 110, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 110);
     void *tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(func_name);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 110, 0));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(110, tracer_depth, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetExtensionFunctionAddress_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetExtensionFunctionAddress_args tracer_args;
   tracer_args.func_name = func_name;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 110, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[6];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.func_name);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 110);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.func_name);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 110, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetExtensionFunctionAddress, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6460,38 +7862,48 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueue", (void **)&opencl_real.clCreateCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateCommandQueue_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateCommandQueue_args tracer_args;
   tracer_args.context = context;
   tracer_args.device = device;
   tracer_args.properties = properties;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[6] = (uint64_t)(tracer_args.properties);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_entry_full, &tracer_args);
   opencl_hook_clCreateCommandQueue_before(&tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 111, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 111);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
                                           tracer_args.properties, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 111, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueue, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6505,39 +7917,50 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSampler", (void **)&opencl_real.clCreateSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, normalized_coords, addressing_mode, filter_mode, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateSampler_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateSampler_args tracer_args;
   tracer_args.context = context;
   tracer_args.normalized_coords = normalized_coords;
   tracer_args.addressing_mode = addressing_mode;
   tracer_args.filter_mode = filter_mode;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.normalized_coords);
+  tracer_record[6] = (uint64_t)(tracer_args.addressing_mode);
+  tracer_record[7] = (uint64_t)(tracer_args.filter_mode);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 112, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 112);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.normalized_coords,
                                           tracer_args.addressing_mode, tracer_args.filter_mode,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 112, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSampler, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6551,19 +7974,27 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueTask_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueTask", (void **)&opencl_real.clEnqueueTask);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
-  struct opencl_clEnqueueTask_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueTask_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.kernel = kernel;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[6] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event);
   struct tracer_command tracer_command = {
       .backend = "opencl",
       .kind = TRACER_COMMAND_KERNEL,
@@ -6573,25 +8004,27 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
       .bytes = 0,
       .completion = (void **)&tracer_args.event,
   };
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask_entry_full, &tracer_args);
   opencl_command_begin(&tracer_command);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 113, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 113);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 113, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueTask, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6605,37 +8038,47 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandBufferKHR", (void **)&opencl_real.clCreateCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_queues, queues, properties, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateCommandBufferKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateCommandBufferKHR_args tracer_args;
   tracer_args.num_queues = num_queues;
   tracer_args.queues = queues;
   tracer_args.properties = properties;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(tracer_args.num_queues);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.queues);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 114, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 114);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.num_queues, tracer_args.queues,
                                           tracer_args.properties, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 114, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandBufferKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6647,44 +8090,53 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clFinalizeCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinalizeCommandBufferKHR", (void **)&opencl_real.clFinalizeCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 115, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 115);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 115, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(115, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clFinalizeCommandBufferKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clFinalizeCommandBufferKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
-  lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 115, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 115);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 115, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clFinalizeCommandBufferKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6696,44 +8148,53 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandBufferKHR", (void **)&opencl_real.clRetainCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 116, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 116);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 116, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(116, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainCommandBufferKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainCommandBufferKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 116, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 116);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 116, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainCommandBufferKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6745,44 +8206,53 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandBufferKHR", (void **)&opencl_real.clReleaseCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 117, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 117);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 117, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(117, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseCommandBufferKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseCommandBufferKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 117, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 117);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 117, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseCommandBufferKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6797,54 +8267,70 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCommandBufferKHR", (void **)&opencl_real.clEnqueueCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
                        event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 118, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 118);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list,
                                 event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 118, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(118, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueCommandBufferKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueCommandBufferKHR_args tracer_args;
   tracer_args.num_queues = num_queues;
   tracer_args.queues = queues;
   tracer_args.command_buffer = command_buffer;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 118, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(tracer_args.num_queues);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.queues);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 118);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.num_queues, tracer_args.queues,
                                           tracer_args.command_buffer,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 118, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.queues ? (uint64_t)(uintptr_t)(*tracer_args.queues) : 0;
+  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueCommandBufferKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6861,54 +8347,70 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandBarrierWithWaitListKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandBarrierWithWaitListKHR", (void **)&opencl_real.clCommandBarrierWithWaitListKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 119, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 119);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 119, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(119, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCommandBarrierWithWaitListKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCommandBarrierWithWaitListKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.command_queue = command_queue;
   tracer_args.num_sync_points_in_wait_list = num_sync_points_in_wait_list;
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 119, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[6] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 119);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
                                           tracer_args.num_sync_points_in_wait_list,
                                           tracer_args.sync_point_wait_list, tracer_args.sync_point,
                                           tracer_args.mutable_handle);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 119, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record[11] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandBarrierWithWaitListKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -6924,32 +8426,37 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferKHR", (void **)&opencl_real.clCommandCopyBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
                        dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 120, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 120);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
                                 dst_offset, size, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 120, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(120, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCommandCopyBufferKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCommandCopyBufferKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.command_queue = command_queue;
   tracer_args.src_buffer = src_buffer;
@@ -6961,12 +8468,22 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 120, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[17];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record[8] = (uint64_t)(tracer_args.src_offset);
+  tracer_record[9] = (uint64_t)(tracer_args.dst_offset);
+  tracer_record[10] = (uint64_t)(tracer_args.size);
+  tracer_record[11] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 120);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
                                           tracer_args.src_buffer, tracer_args.dst_buffer,
                                           tracer_args.src_offset, tracer_args.dst_offset,
@@ -6974,14 +8491,20 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                                           tracer_args.num_sync_points_in_wait_list,
                                           tracer_args.sync_point_wait_list, tracer_args.sync_point,
                                           tracer_args.mutable_handle);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 120, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
+  tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record[16] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7002,34 +8525,39 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferRectKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferRectKHR", (void **)&opencl_real.clCommandCopyBufferRectKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
                        dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
                        dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 121, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 121);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
                                 dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
                                 dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
                                 sync_point, mutable_handle);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 121, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(121, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCommandCopyBufferRectKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCommandCopyBufferRectKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.command_queue = command_queue;
   tracer_args.src_buffer = src_buffer;
@@ -7045,12 +8573,26 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 121, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[21];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[11] = (uint64_t)(tracer_args.src_row_pitch);
+  tracer_record[12] = (uint64_t)(tracer_args.src_slice_pitch);
+  tracer_record[13] = (uint64_t)(tracer_args.dst_row_pitch);
+  tracer_record[14] = (uint64_t)(tracer_args.dst_slice_pitch);
+  tracer_record[15] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record[16] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record[17] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record[18] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 121);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
                                           tracer_args.src_buffer, tracer_args.dst_buffer,
                                           tracer_args.src_origin, tracer_args.dst_origin,
@@ -7060,14 +8602,20 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.num_sync_points_in_wait_list,
                                           tracer_args.sync_point_wait_list, tracer_args.sync_point,
                                           tracer_args.mutable_handle);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 121, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
+  tracer_record[19] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record[20] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferRectKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7085,32 +8633,37 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferToImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferToImageKHR", (void **)&opencl_real.clCommandCopyBufferToImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 122, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 122);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset,
                                 dst_origin, region, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 122, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(122, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCommandCopyBufferToImageKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCommandCopyBufferToImageKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.command_queue = command_queue;
   tracer_args.src_buffer = src_buffer;
@@ -7122,12 +8675,22 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 122, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[17];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.src_buffer);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.dst_image);
+  tracer_record[8] = (uint64_t)(tracer_args.src_offset);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[11] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 122);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
                                           tracer_args.src_buffer, tracer_args.dst_image,
                                           tracer_args.src_offset, tracer_args.dst_origin,
@@ -7135,14 +8698,20 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.num_sync_points_in_wait_list,
                                           tracer_args.sync_point_wait_list, tracer_args.sync_point,
                                           tracer_args.mutable_handle);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 122, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
+  tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record[16] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyBufferToImageKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7159,32 +8728,37 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageKHR", (void **)&opencl_real.clCommandCopyImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 123, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 123);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin,
                                 dst_origin, region, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 123, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(123, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCommandCopyImageKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCommandCopyImageKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.command_queue = command_queue;
   tracer_args.src_image = src_image;
@@ -7196,12 +8770,22 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 123, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[17];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.src_image);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.dst_image);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.dst_origin);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[11] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 123);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
                                           tracer_args.src_image, tracer_args.dst_image,
                                           tracer_args.src_origin, tracer_args.dst_origin,
@@ -7209,14 +8793,20 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
                                           tracer_args.num_sync_points_in_wait_list,
                                           tracer_args.sync_point_wait_list, tracer_args.sync_point,
                                           tracer_args.mutable_handle);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 123, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
+  tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record[16] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7235,32 +8825,37 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyImageToBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageToBufferKHR", (void **)&opencl_real.clCommandCopyImageToBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin, region,
                        dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 124, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 124);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin,
                                 region, dst_offset, num_sync_points_in_wait_list,
                                 sync_point_wait_list, sync_point, mutable_handle);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 124, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(124, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCommandCopyImageToBufferKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCommandCopyImageToBufferKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.command_queue = command_queue;
   tracer_args.src_image = src_image;
@@ -7272,12 +8867,22 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 124, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[17];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.src_image);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.dst_buffer);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.src_origin);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[10] = (uint64_t)(tracer_args.dst_offset);
+  tracer_record[11] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 124);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
                                           tracer_args.src_image, tracer_args.dst_buffer,
                                           tracer_args.src_origin, tracer_args.region,
@@ -7285,14 +8890,20 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.num_sync_points_in_wait_list,
                                           tracer_args.sync_point_wait_list, tracer_args.sync_point,
                                           tracer_args.mutable_handle);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 124, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
+  tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record[16] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandCopyImageToBufferKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7308,32 +8919,37 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   if (!tracer_real)
     tracer_real = (opencl_clCommandFillBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillBufferKHR", (void **)&opencl_real.clCommandFillBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size, offset, size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 125, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 125);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size,
                                 offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                                 sync_point, mutable_handle);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 125, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(125, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCommandFillBufferKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCommandFillBufferKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.command_queue = command_queue;
   tracer_args.buffer = buffer;
@@ -7345,12 +8961,22 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 125, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[17];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.buffer);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.pattern);
+  tracer_record[8] = (uint64_t)(tracer_args.pattern_size);
+  tracer_record[9] = (uint64_t)(tracer_args.offset);
+  tracer_record[10] = (uint64_t)(tracer_args.size);
+  tracer_record[11] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 125);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
                                           tracer_args.buffer, tracer_args.pattern,
                                           tracer_args.pattern_size, tracer_args.offset,
@@ -7358,14 +8984,20 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                                           tracer_args.num_sync_points_in_wait_list,
                                           tracer_args.sync_point_wait_list, tracer_args.sync_point,
                                           tracer_args.mutable_handle);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 125, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
+  tracer_record[15] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record[16] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillBufferKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7381,32 +9013,37 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   if (!tracer_real)
     tracer_real = (opencl_clCommandFillImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillImageKHR", (void **)&opencl_real.clCommandFillImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 126, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 126);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
                                 num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                                 mutable_handle);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 126, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(126, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCommandFillImageKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCommandFillImageKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.command_queue = command_queue;
   tracer_args.image = image;
@@ -7417,26 +9054,41 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 126, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[16];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.image);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.fill_color);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.origin);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.region);
+  tracer_record[10] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 126);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
                                           tracer_args.image, tracer_args.fill_color,
                                           tracer_args.origin, tracer_args.region,
                                           tracer_args.num_sync_points_in_wait_list,
                                           tracer_args.sync_point_wait_list, tracer_args.sync_point,
                                           tracer_args.mutable_handle);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 126, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
+  tracer_record[14] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record[15] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandFillImageKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7457,34 +9109,39 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandNDRangeKernelKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandNDRangeKernelKHR", (void **)&opencl_real.clCommandNDRangeKernelKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
                        global_work_offset, global_work_size, local_work_size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 127, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 127);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
                                 global_work_offset, global_work_size, local_work_size,
                                 num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                                 mutable_handle);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 127, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(127, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCommandNDRangeKernelKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCommandNDRangeKernelKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.command_queue = command_queue;
   tracer_args.properties = properties;
@@ -7497,12 +9154,23 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
   tracer_args.sync_point_wait_list = sync_point_wait_list;
   tracer_args.sync_point = sync_point;
   tracer_args.mutable_handle = mutable_handle;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 127, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[18];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[8] = (uint64_t)(tracer_args.work_dim);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.global_work_offset);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.global_work_size);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.local_work_size);
+  tracer_record[12] = (uint64_t)(tracer_args.num_sync_points_in_wait_list);
+  tracer_record[13] = (uint64_t)(uintptr_t)(tracer_args.sync_point_wait_list);
+  tracer_record[14] = (uint64_t)(uintptr_t)(tracer_args.sync_point);
+  tracer_record[15] = (uint64_t)(uintptr_t)(tracer_args.mutable_handle);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 127);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.command_queue,
                                           tracer_args.properties, tracer_args.kernel,
                                           tracer_args.work_dim, tracer_args.global_work_offset,
@@ -7510,14 +9178,20 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.num_sync_points_in_wait_list,
                                           tracer_args.sync_point_wait_list, tracer_args.sync_point,
                                           tracer_args.mutable_handle);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 127, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
+  tracer_record[16] = tracer_args.sync_point ? (uint64_t)(*tracer_args.sync_point) : 0;
+  tracer_record[17] = tracer_args.mutable_handle ? (uint64_t)(uintptr_t)(*tracer_args.mutable_handle) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCommandNDRangeKernelKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7531,52 +9205,66 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clGetCommandBufferInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandBufferInfoKHR", (void **)&opencl_real.clGetCommandBufferInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 128, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 128);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 128, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(128, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetCommandBufferInfoKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetCommandBufferInfoKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 128, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 128);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 128, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetCommandBufferInfoKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7589,45 +9277,55 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clUpdateMutableCommandsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUpdateMutableCommandsKHR", (void **)&opencl_real.clUpdateMutableCommandsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, mutable_config);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 129, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 129);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_buffer, mutable_config);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 129, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(129, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clUpdateMutableCommandsKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clUpdateMutableCommandsKHR_args tracer_args;
   tracer_args.command_buffer = command_buffer;
   tracer_args.mutable_config = mutable_config;
-  lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 129, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[6];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_buffer);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.mutable_config);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 129);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.mutable_config);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 129, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clUpdateMutableCommandsKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7641,51 +9339,65 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
   if (!tracer_real)
     tracer_real = (opencl_clGetMutableCommandInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMutableCommandInfoKHR", (void **)&opencl_real.clGetMutableCommandInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 130, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 130);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 130, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(130, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetMutableCommandInfoKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetMutableCommandInfoKHR_args tracer_args;
   tracer_args.command = command;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 130, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 130);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 130, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMutableCommandInfoKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7698,47 +9410,58 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
   if (!tracer_real)
     tracer_real = (opencl_clSetMemObjectDestructorAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorAPPLE", (void **)&opencl_real.clSetMemObjectDestructorAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 131, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 131);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(memobj, pfn_notify, user_data);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 131, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(131, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetMemObjectDestructorAPPLE_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetMemObjectDestructorAPPLE_args tracer_args;
   tracer_args.memobj = memobj;
   tracer_args.pfn_notify = pfn_notify;
   tracer_args.user_data = user_data;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 131, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.memobj);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.pfn_notify);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 131);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.memobj, tracer_args.pfn_notify,
                                           tracer_args.user_data);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 131, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetMemObjectDestructorAPPLE, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7751,47 +9474,59 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToSystemLogAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToSystemLogAPPLE", (void **)&opencl_real.clLogMessagesToSystemLogAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 132, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 132);
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_real(errstr, private_info, cb, user_data);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 132, 0));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(132, tracer_depth, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return;
   }
   opencl_depth++;
-  struct opencl_clLogMessagesToSystemLogAPPLE_args tracer_args = {.tracer_start = 0};
+  struct opencl_clLogMessagesToSystemLogAPPLE_args tracer_args;
   tracer_args.errstr = errstr;
   tracer_args.private_info = private_info;
   tracer_args.cb = cb;
   tracer_args.user_data = user_data;
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 132, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.errstr);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.private_info);
+  tracer_record[6] = (uint64_t)(tracer_args.cb);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 132);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 132, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
 }
 
@@ -7803,47 +9538,59 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToStdoutAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStdoutAPPLE", (void **)&opencl_real.clLogMessagesToStdoutAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 133, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 133);
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_real(errstr, private_info, cb, user_data);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 133, 0));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(133, tracer_depth, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return;
   }
   opencl_depth++;
-  struct opencl_clLogMessagesToStdoutAPPLE_args tracer_args = {.tracer_start = 0};
+  struct opencl_clLogMessagesToStdoutAPPLE_args tracer_args;
   tracer_args.errstr = errstr;
   tracer_args.private_info = private_info;
   tracer_args.cb = cb;
   tracer_args.user_data = user_data;
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 133, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.errstr);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.private_info);
+  tracer_record[6] = (uint64_t)(tracer_args.cb);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 133);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 133, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStdoutAPPLE, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
 }
 
@@ -7855,47 +9602,59 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToStderrAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStderrAPPLE", (void **)&opencl_real.clLogMessagesToStderrAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 134, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 134);
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_real(errstr, private_info, cb, user_data);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 134, 0));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(134, tracer_depth, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return;
   }
   opencl_depth++;
-  struct opencl_clLogMessagesToStderrAPPLE_args tracer_args = {.tracer_start = 0};
+  struct opencl_clLogMessagesToStderrAPPLE_args tracer_args;
   tracer_args.errstr = errstr;
   tracer_args.private_info = private_info;
   tracer_args.cb = cb;
   tracer_args.user_data = user_data;
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 134, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.errstr);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.private_info);
+  tracer_record[6] = (uint64_t)(tracer_args.cb);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 134);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 134, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE))
+    lttng_ust_tracepoint(lttng_ust_opencl, clLogMessagesToStderrAPPLE, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
 }
 
@@ -7906,47 +9665,60 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
   if (!tracer_real)
     tracer_real = (opencl_clIcdGetPlatformIDsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clIcdGetPlatformIDsKHR", (void **)&opencl_real.clIcdGetPlatformIDsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 135, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 135);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(num_entries, platforms, num_platforms);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 135, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(135, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clIcdGetPlatformIDsKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clIcdGetPlatformIDsKHR_args tracer_args;
   tracer_args.num_entries = num_entries;
   tracer_args.platforms = platforms;
   tracer_args.num_platforms = num_platforms;
-  lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 135, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(tracer_args.num_entries);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.platforms);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.num_platforms);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 135);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.num_entries, tracer_args.platforms,
                                           tracer_args.num_platforms);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 135, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
+  tracer_record[7] = tracer_args.platforms ? (uint64_t)(uintptr_t)(*tracer_args.platforms) : 0;
+  tracer_record[8] = tracer_args.num_platforms ? (uint64_t)(*tracer_args.num_platforms) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clIcdGetPlatformIDsKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -7959,37 +9731,47 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithILKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithILKHR", (void **)&opencl_real.clCreateProgramWithILKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateProgramWithILKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateProgramWithILKHR_args tracer_args;
   tracer_args.context = context;
   tracer_args.il = il;
   tracer_args.length = length;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.il);
+  tracer_record[6] = (uint64_t)(tracer_args.length);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 136, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 136);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.il, tracer_args.length,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 136, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateProgramWithILKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8001,44 +9783,53 @@ cl_int clTerminateContextKHR(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clTerminateContextKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clTerminateContextKHR", (void **)&opencl_real.clTerminateContextKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 137, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 137);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 137, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(137, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clTerminateContextKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clTerminateContextKHR_args tracer_args;
   tracer_args.context = context;
-  lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 137, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 137);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 137, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clTerminateContextKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8052,37 +9843,47 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueueWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithPropertiesKHR", (void **)&opencl_real.clCreateCommandQueueWithPropertiesKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateCommandQueueWithPropertiesKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateCommandQueueWithPropertiesKHR_args tracer_args;
   tracer_args.context = context;
   tracer_args.device = device;
   tracer_args.properties = properties;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 138, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 138);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
                                           tracer_args.properties, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 138, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[9] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8094,44 +9895,53 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDeviceEXT", (void **)&opencl_real.clReleaseDeviceEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 139, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 139);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(device);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 139, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(139, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseDeviceEXT_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseDeviceEXT_args tracer_args;
   tracer_args.device = device;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 139, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 139);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 139, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseDeviceEXT, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8143,44 +9953,53 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDeviceEXT", (void **)&opencl_real.clRetainDeviceEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 140, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 140);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(device);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 140, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(140, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainDeviceEXT_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainDeviceEXT_args tracer_args;
   tracer_args.device = device;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 140, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 140);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.device);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 140, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainDeviceEXT, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8194,50 +10013,65 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubDevicesEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevicesEXT", (void **)&opencl_real.clCreateSubDevicesEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_entries, out_devices, num_devices);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 141, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 141);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(in_device, properties, num_entries, out_devices, num_devices);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 141, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(141, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clCreateSubDevicesEXT_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateSubDevicesEXT_args tracer_args;
   tracer_args.in_device = in_device;
   tracer_args.properties = properties;
   tracer_args.num_entries = num_entries;
   tracer_args.out_devices = out_devices;
   tracer_args.num_devices = num_devices;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 141, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.in_device);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[6] = (uint64_t)(tracer_args.num_entries);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.out_devices);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.num_devices);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 141);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.in_device, tracer_args.properties,
                                           tracer_args.num_entries, tracer_args.out_devices,
                                           tracer_args.num_devices);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 141, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.out_devices ? (uint64_t)(uintptr_t)(*tracer_args.out_devices) : 0;
+  tracer_record[10] = tracer_args.num_devices ? (uint64_t)(*tracer_args.num_devices) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSubDevicesEXT, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8252,30 +10086,35 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemObjectEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjectEXT", (void **)&opencl_real.clEnqueueMigrateMemObjectEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 142, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 142);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects, flags,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 142, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(142, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueMigrateMemObjectEXT_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMigrateMemObjectEXT_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_mem_objects = num_mem_objects;
   tracer_args.mem_objects = mem_objects;
@@ -8283,24 +10122,35 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 142, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_mem_objects);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record[7] = (uint64_t)(tracer_args.flags);
+  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 142);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects,
                                           tracer_args.mem_objects, tracer_args.flags,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 142, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
+  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8315,30 +10165,35 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceImageInfoQCOM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceImageInfoQCOM", (void **)&opencl_real.clGetDeviceImageInfoQCOM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, image_width, image_height, image_format, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 143, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 143);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(device, image_width, image_height, image_format, param_name,
                                 param_value_size, param_value, param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 143, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(143, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetDeviceImageInfoQCOM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetDeviceImageInfoQCOM_args tracer_args;
   tracer_args.device = device;
   tracer_args.image_width = image_width;
   tracer_args.image_height = image_height;
@@ -8347,25 +10202,37 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 143, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[5] = (uint64_t)(tracer_args.image_width);
+  tracer_record[6] = (uint64_t)(tracer_args.image_height);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record[8] = (uint64_t)(tracer_args.param_name);
+  tracer_record[9] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 143);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.image_width,
                                           tracer_args.image_height, tracer_args.image_format,
                                           tracer_args.param_name, tracer_args.param_value_size,
                                           tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 143, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetDeviceImageInfoQCOM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8379,54 +10246,69 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueAcquireGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireGrallocObjectsIMG", (void **)&opencl_real.clEnqueueAcquireGrallocObjectsIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 144, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 144);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                                 event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 144, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(144, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueAcquireGrallocObjectsIMG_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueAcquireGrallocObjectsIMG_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_objects = num_objects;
   tracer_args.mem_objects = mem_objects;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 144, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_objects);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 144);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_objects,
                                           tracer_args.mem_objects,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 144, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8440,54 +10322,69 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReleaseGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseGrallocObjectsIMG", (void **)&opencl_real.clEnqueueReleaseGrallocObjectsIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 145, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 145);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                                 event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 145, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(145, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueReleaseGrallocObjectsIMG_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueReleaseGrallocObjectsIMG_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_objects = num_objects;
   tracer_args.mem_objects = mem_objects;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 145, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_objects);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 145);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_objects,
                                           tracer_args.mem_objects,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 145, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8503,31 +10400,36 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueGenerateMipmapIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueGenerateMipmapIMG", (void **)&opencl_real.clEnqueueGenerateMipmapIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
                        mip_region, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 146, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 146);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode,
                                 array_region, mip_region, num_events_in_wait_list, event_wait_list,
                                 event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 146, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(146, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueGenerateMipmapIMG_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueGenerateMipmapIMG_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.src_image = src_image;
   tracer_args.dst_image = dst_image;
@@ -8537,25 +10439,38 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 146, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.src_image);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_image);
+  tracer_record[7] = (uint64_t)(tracer_args.mipmap_filter_mode);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.array_region);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.mip_region);
+  tracer_record[10] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 146);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.src_image,
                                           tracer_args.dst_image, tracer_args.mipmap_filter_mode,
                                           tracer_args.array_region, tracer_args.mip_region,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 146, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueGenerateMipmapIMG, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8570,30 +10485,35 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSubGroupInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfoKHR", (void **)&opencl_real.clGetKernelSubGroupInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                        param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 147, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 147);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                                 param_value_size, param_value, param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 147, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(147, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetKernelSubGroupInfoKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetKernelSubGroupInfoKHR_args tracer_args;
   tracer_args.in_kernel = in_kernel;
   tracer_args.in_device = in_device;
   tracer_args.param_name = param_name;
@@ -8602,25 +10522,37 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 147, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.in_kernel);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.in_device);
+  tracer_record[6] = (uint64_t)(tracer_args.param_name);
+  tracer_record[7] = (uint64_t)(tracer_args.input_value_size);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.input_value);
+  tracer_record[9] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 147);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.in_kernel, tracer_args.in_device,
                                           tracer_args.param_name, tracer_args.input_value_size,
                                           tracer_args.input_value, tracer_args.param_value_size,
                                           tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 147, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSubGroupInfoKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8635,54 +10567,69 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSuggestedLocalWorkSizeKHR", (void **)&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        suggested_local_work_size);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 148, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 148);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, kernel, work_dim, global_work_offset,
                                 global_work_size, suggested_local_work_size);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 148, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(148, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.kernel = kernel;
   tracer_args.work_dim = work_dim;
   tracer_args.global_work_offset = global_work_offset;
   tracer_args.global_work_size = global_work_size;
   tracer_args.suggested_local_work_size = suggested_local_work_size;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 148, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[6] = (uint64_t)(tracer_args.work_dim);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.global_work_offset);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.global_work_size);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.suggested_local_work_size);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 148);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.kernel,
                                           tracer_args.work_dim, tracer_args.global_work_offset,
                                           tracer_args.global_work_size,
                                           tracer_args.suggested_local_work_size);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 148, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.suggested_local_work_size ? (uint64_t)(*tracer_args.suggested_local_work_size) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8697,54 +10644,69 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueAcquireExternalMemObjectsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 149, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 149);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 149, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(149, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_mem_objects = num_mem_objects;
   tracer_args.mem_objects = mem_objects;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 149, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_mem_objects);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 149);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects,
                                           tracer_args.mem_objects,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 149, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8759,54 +10721,69 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueReleaseExternalMemObjectsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 150, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 150);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_mem_objects, mem_objects,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 150, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(150, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_mem_objects = num_mem_objects;
   tracer_args.mem_objects = mem_objects;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 150, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_mem_objects);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.mem_objects);
+  tracer_record[7] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 150);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_mem_objects,
                                           tracer_args.mem_objects,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 150, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8820,52 +10797,67 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
   if (!tracer_real)
     tracer_real = (opencl_clGetSemaphoreHandleForTypeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreHandleForTypeKHR", (void **)&opencl_real.clGetSemaphoreHandleForTypeKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 151, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 151);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(sema_object, device, handle_type, handle_size, handle_ptr,
                                 handle_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 151, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(151, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetSemaphoreHandleForTypeKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetSemaphoreHandleForTypeKHR_args tracer_args;
   tracer_args.sema_object = sema_object;
   tracer_args.device = device;
   tracer_args.handle_type = handle_type;
   tracer_args.handle_size = handle_size;
   tracer_args.handle_ptr = handle_ptr;
   tracer_args.handle_size_ret = handle_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 151, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sema_object);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[6] = (uint64_t)(tracer_args.handle_type);
+  tracer_record[7] = (uint64_t)(tracer_args.handle_size);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.handle_ptr);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.handle_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 151);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object, tracer_args.device,
                                           tracer_args.handle_type, tracer_args.handle_size,
                                           tracer_args.handle_ptr, tracer_args.handle_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 151, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.handle_size_ret ? (uint64_t)(*tracer_args.handle_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8879,36 +10871,45 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSemaphoreWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSemaphoreWithPropertiesKHR", (void **)&opencl_real.clCreateSemaphoreWithPropertiesKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, sema_props, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateSemaphoreWithPropertiesKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateSemaphoreWithPropertiesKHR_args tracer_args;
   tracer_args.context = context;
   tracer_args.sema_props = sema_props;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sema_props);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 152, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 152);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.sema_props,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 152, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[8] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8924,30 +10925,35 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWaitSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitSemaphoresKHR", (void **)&opencl_real.clEnqueueWaitSemaphoresKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 153, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 153);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 153, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(153, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueWaitSemaphoresKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueWaitSemaphoresKHR_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_sema_objects = num_sema_objects;
   tracer_args.sema_objects = sema_objects;
@@ -8955,24 +10961,35 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 153, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_sema_objects);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sema_objects);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.sema_payload_list);
+  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 153);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_sema_objects,
                                           tracer_args.sema_objects, tracer_args.sema_payload_list,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 153, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
+  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -8988,30 +11005,35 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSignalSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSignalSemaphoresKHR", (void **)&opencl_real.clEnqueueSignalSemaphoresKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 154, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 154);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 154, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(154, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueSignalSemaphoresKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSignalSemaphoresKHR_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_sema_objects = num_sema_objects;
   tracer_args.sema_objects = sema_objects;
@@ -9019,24 +11041,35 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 154, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_sema_objects);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sema_objects);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.sema_payload_list);
+  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 154);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_sema_objects,
                                           tracer_args.sema_objects, tracer_args.sema_payload_list,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 154, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
+  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9050,51 +11083,65 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
   if (!tracer_real)
     tracer_real = (opencl_clGetSemaphoreInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreInfoKHR", (void **)&opencl_real.clGetSemaphoreInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 155, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 155);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(sema_object, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 155, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(155, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetSemaphoreInfoKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetSemaphoreInfoKHR_args tracer_args;
   tracer_args.sema_object = sema_object;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 155, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sema_object);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 155);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 155, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetSemaphoreInfoKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9106,44 +11153,53 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSemaphoreKHR", (void **)&opencl_real.clReleaseSemaphoreKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 156, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 156);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(sema_object);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 156, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(156, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseSemaphoreKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseSemaphoreKHR_args tracer_args;
   tracer_args.sema_object = sema_object;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 156, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sema_object);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 156);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 156, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseSemaphoreKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9155,44 +11211,53 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSemaphoreKHR", (void **)&opencl_real.clRetainSemaphoreKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 157, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 157);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(sema_object);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 157, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(157, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainSemaphoreKHR_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainSemaphoreKHR_args tracer_args;
   tracer_args.sema_object = sema_object;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 157, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sema_object);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 157);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 157, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainSemaphoreKHR, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9206,40 +11271,52 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clImportMemoryARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clImportMemoryARM", (void **)&opencl_real.clImportMemoryARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, properties, memory, size, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clImportMemoryARM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clImportMemoryARM_args tracer_args;
   tracer_args.context = context;
   tracer_args.flags = flags;
   tracer_args.properties = properties;
   tracer_args.memory = memory;
   tracer_args.size = size;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.flags);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.memory);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 158, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 158);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags,
                                           tracer_args.properties, tracer_args.memory,
                                           tracer_args.size, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 158, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clImportMemoryARM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9251,48 +11328,61 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
   if (!tracer_real)
     tracer_real = (opencl_clSVMAllocARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAllocARM", (void **)&opencl_real.clSVMAllocARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 159, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 159);
     void *tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context, flags, size, alignment);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 159, 0));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(159, tracer_depth, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSVMAllocARM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSVMAllocARM_args tracer_args;
   tracer_args.context = context;
   tracer_args.flags = flags;
   tracer_args.size = size;
   tracer_args.alignment = alignment;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 159, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[9];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.flags);
+  tracer_record[6] = (uint64_t)(tracer_args.size);
+  tracer_record[7] = (uint64_t)(tracer_args.alignment);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 159);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.flags, tracer_args.size,
                                           tracer_args.alignment);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 159, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMAllocARM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9304,45 +11394,55 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFreeARM", (void **)&opencl_real.clSVMFreeARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(context, svm_pointer);
     return;
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 160, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 160);
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_real(context, svm_pointer);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 160, 0));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(160, tracer_depth, 0);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return;
   }
   opencl_depth++;
-  struct opencl_clSVMFreeARM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSVMFreeARM_args tracer_args;
   tracer_args.context = context;
   tracer_args.svm_pointer = svm_pointer;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 160, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[6];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_pointer);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 160);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_real(tracer_args.context, tracer_args.svm_pointer);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 160, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSVMFreeARM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
 }
 
@@ -9357,30 +11457,35 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFreeARM", (void **)&opencl_real.clEnqueueSVMFreeARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 161, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 161);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func,
                                 user_data, num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 161, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(161, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMFreeARM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMFreeARM_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.num_svm_pointers = num_svm_pointers;
   tracer_args.svm_pointers = svm_pointers;
@@ -9389,25 +11494,37 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 161, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.num_svm_pointers);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.svm_pointers);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.pfn_free_func);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.user_data);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 161);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.num_svm_pointers,
                                           tracer_args.svm_pointers, tracer_args.pfn_free_func,
                                           tracer_args.user_data,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 161, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMFreeARM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9421,30 +11538,35 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemcpyARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpyARM", (void **)&opencl_real.clEnqueueSVMMemcpyARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 162, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 162);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 162, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(162, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMMemcpyARM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMMemcpyARM_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.blocking_copy = blocking_copy;
   tracer_args.dst_ptr = dst_ptr;
@@ -9453,24 +11575,36 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 162, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.blocking_copy);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_ptr);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 162);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_copy,
                                           tracer_args.dst_ptr, tracer_args.src_ptr,
                                           tracer_args.size, tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 162, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemcpyARM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9484,30 +11618,35 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemFillARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFillARM", (void **)&opencl_real.clEnqueueSVMMemFillARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 163, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 163);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, svm_ptr, pattern, pattern_size, size,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 163, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(163, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMMemFillARM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMMemFillARM_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.svm_ptr = svm_ptr;
   tracer_args.pattern = pattern;
@@ -9516,24 +11655,36 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 163, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pattern);
+  tracer_record[7] = (uint64_t)(tracer_args.pattern_size);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 163);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr,
                                           tracer_args.pattern, tracer_args.pattern_size,
                                           tracer_args.size, tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 163, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMemFillARM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9547,30 +11698,35 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMapARM", (void **)&opencl_real.clEnqueueSVMMapARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 164, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 164);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, blocking_map, flags, svm_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 164, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(164, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMMapARM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMMapARM_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.blocking_map = blocking_map;
   tracer_args.flags = flags;
@@ -9579,24 +11735,36 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 164, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.blocking_map);
+  tracer_record[6] = (uint64_t)(tracer_args.flags);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 164);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking_map,
                                           tracer_args.flags, tracer_args.svm_ptr, tracer_args.size,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 164, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMMapARM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9610,51 +11778,65 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMUnmapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmapARM", (void **)&opencl_real.clEnqueueSVMUnmapARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 165, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 165);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list,
                                 event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 165, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(165, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueSVMUnmapARM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueSVMUnmapARM_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.svm_ptr = svm_ptr;
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 165, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.svm_ptr);
+  tracer_record[6] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 165);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.svm_ptr,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 165, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueSVMUnmapARM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9666,47 +11848,58 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgSVMPointerARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointerARM", (void **)&opencl_real.clSetKernelArgSVMPointerARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 166, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 166);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel, arg_index, arg_value);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 166, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(166, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetKernelArgSVMPointerARM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetKernelArgSVMPointerARM_args tracer_args;
   tracer_args.kernel = kernel;
   tracer_args.arg_index = arg_index;
   tracer_args.arg_value = arg_value;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 166, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[5] = (uint64_t)(tracer_args.arg_index);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.arg_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 166);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index,
                                           tracer_args.arg_value);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 166, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgSVMPointerARM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9719,48 +11912,60 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelExecInfoARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfoARM", (void **)&opencl_real.clSetKernelExecInfoARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 167, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 167);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel, param_name, param_value_size, param_value);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 167, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(167, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetKernelExecInfoARM_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetKernelExecInfoARM_args tracer_args;
   tracer_args.kernel = kernel;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 167, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[8];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 167);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 167, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelExecInfoARM, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9775,39 +11980,50 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateAcceleratorINTEL", (void **)&opencl_real.clCreateAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, accelerator_type, descriptor_size, descriptor, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateAcceleratorINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateAcceleratorINTEL_args tracer_args;
   tracer_args.context = context;
   tracer_args.accelerator_type = accelerator_type;
   tracer_args.descriptor_size = descriptor_size;
   tracer_args.descriptor = descriptor;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(tracer_args.accelerator_type);
+  tracer_record[6] = (uint64_t)(tracer_args.descriptor_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.descriptor);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 168, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 168);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.accelerator_type,
                                           tracer_args.descriptor_size, tracer_args.descriptor,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 168, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateAcceleratorINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9821,51 +12037,65 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
   if (!tracer_real)
     tracer_real = (opencl_clGetAcceleratorInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetAcceleratorInfoINTEL", (void **)&opencl_real.clGetAcceleratorInfoINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(accelerator, param_name, param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 169, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 169);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(accelerator, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 169, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(169, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetAcceleratorInfoINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetAcceleratorInfoINTEL_args tracer_args;
   tracer_args.accelerator = accelerator;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 169, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[10];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.accelerator);
+  tracer_record[5] = (uint64_t)(tracer_args.param_name);
+  tracer_record[6] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 169);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 169, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetAcceleratorInfoINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9877,44 +12107,53 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainAcceleratorINTEL", (void **)&opencl_real.clRetainAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 170, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 170);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(accelerator);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 170, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(170, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clRetainAcceleratorINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clRetainAcceleratorINTEL_args tracer_args;
   tracer_args.accelerator = accelerator;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 170, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.accelerator);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 170);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 170, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clRetainAcceleratorINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9926,44 +12165,53 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseAcceleratorINTEL", (void **)&opencl_real.clReleaseAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 171, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 171);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(accelerator);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 171, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(171, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clReleaseAcceleratorINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clReleaseAcceleratorINTEL_args tracer_args;
   tracer_args.accelerator = accelerator;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 171, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[5];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.accelerator);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 171);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 171, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clReleaseAcceleratorINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -9976,39 +12224,50 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
   if (!tracer_real)
     tracer_real = (opencl_clHostMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clHostMemAllocINTEL", (void **)&opencl_real.clHostMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clHostMemAllocINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clHostMemAllocINTEL_args tracer_args;
   tracer_args.context = context;
   tracer_args.properties = properties;
   tracer_args.size = size;
   tracer_args.alignment = alignment;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[6] = (uint64_t)(tracer_args.size);
+  tracer_record[7] = (uint64_t)(tracer_args.alignment);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 172, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 172);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties,
                                           tracer_args.size, tracer_args.alignment,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 172, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[10] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clHostMemAllocINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10022,40 +12281,52 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clDeviceMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clDeviceMemAllocINTEL", (void **)&opencl_real.clDeviceMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clDeviceMemAllocINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clDeviceMemAllocINTEL_args tracer_args;
   tracer_args.context = context;
   tracer_args.device = device;
   tracer_args.properties = properties;
   tracer_args.size = size;
   tracer_args.alignment = alignment;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[7] = (uint64_t)(tracer_args.size);
+  tracer_record[8] = (uint64_t)(tracer_args.alignment);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 173, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 173);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
                                           tracer_args.properties, tracer_args.size,
                                           tracer_args.alignment, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 173, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clDeviceMemAllocINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10069,40 +12340,52 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clSharedMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSharedMemAllocINTEL", (void **)&opencl_real.clSharedMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clSharedMemAllocINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSharedMemAllocINTEL_args tracer_args;
   tracer_args.context = context;
   tracer_args.device = device;
   tracer_args.properties = properties;
   tracer_args.size = size;
   tracer_args.alignment = alignment;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.device);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[7] = (uint64_t)(tracer_args.size);
+  tracer_record[8] = (uint64_t)(tracer_args.alignment);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 174, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 174);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.device,
                                           tracer_args.properties, tracer_args.size,
                                           tracer_args.alignment, tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 174, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSharedMemAllocINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10114,45 +12397,55 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
   if (!tracer_real)
     tracer_real = (opencl_clMemFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemFreeINTEL", (void **)&opencl_real.clMemFreeINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 175, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 175);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context, ptr);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 175, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(175, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clMemFreeINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clMemFreeINTEL_args tracer_args;
   tracer_args.context = context;
   tracer_args.ptr = ptr;
-  lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 175, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[6];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 175);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 175, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clMemFreeINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10164,45 +12457,55 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
   if (!tracer_real)
     tracer_real = (opencl_clMemBlockingFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemBlockingFreeINTEL", (void **)&opencl_real.clMemBlockingFreeINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 176, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 176);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context, ptr);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 176, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(176, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clMemBlockingFreeINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clMemBlockingFreeINTEL_args tracer_args;
   tracer_args.context = context;
   tracer_args.ptr = ptr;
-  lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 176, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[6];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 176);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 176, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clMemBlockingFreeINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10216,54 +12519,69 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
   if (!tracer_real)
     tracer_real = (opencl_clGetMemAllocInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemAllocInfoINTEL", (void **)&opencl_real.clGetMemAllocInfoINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, ptr, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 177, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 177);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context, ptr, param_name, param_value_size, param_value,
                                 param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 177, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(177, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetMemAllocInfoINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetMemAllocInfoINTEL_args tracer_args;
   tracer_args.context = context;
   tracer_args.ptr = ptr;
   tracer_args.param_name = param_name;
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 177, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[11];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record[6] = (uint64_t)(tracer_args.param_name);
+  tracer_record[7] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 177);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr,
                                           tracer_args.param_name, tracer_args.param_value_size,
                                           tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 177, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetMemAllocInfoINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10275,47 +12593,58 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgMemPointerINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgMemPointerINTEL", (void **)&opencl_real.clSetKernelArgMemPointerINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 178, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 178);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(kernel, arg_index, arg_value);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 178, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(178, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clSetKernelArgMemPointerINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clSetKernelArgMemPointerINTEL_args tracer_args;
   tracer_args.kernel = kernel;
   tracer_args.arg_index = arg_index;
   tracer_args.arg_value = arg_value;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 178, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[7];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.kernel);
+  tracer_record[5] = (uint64_t)(tracer_args.arg_index);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.arg_value);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 178);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.arg_index,
                                           tracer_args.arg_value);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 178, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clSetKernelArgMemPointerINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10329,30 +12658,35 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemFillINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemFillINTEL", (void **)&opencl_real.clEnqueueMemFillINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 179, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 179);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, dst_ptr, pattern, pattern_size, size,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 179, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(179, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueMemFillINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMemFillINTEL_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.dst_ptr = dst_ptr;
   tracer_args.pattern = pattern;
@@ -10361,24 +12695,36 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 179, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.pattern);
+  tracer_record[7] = (uint64_t)(tracer_args.pattern_size);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 179);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.dst_ptr,
                                           tracer_args.pattern, tracer_args.pattern_size,
                                           tracer_args.size, tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 179, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemFillINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10392,30 +12738,35 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemcpyINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemcpyINTEL", (void **)&opencl_real.clEnqueueMemcpyINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 180, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 180);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, blocking, dst_ptr, src_ptr, size,
                                 num_events_in_wait_list, event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 180, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(180, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueMemcpyINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMemcpyINTEL_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.blocking = blocking;
   tracer_args.dst_ptr = dst_ptr;
@@ -10424,24 +12775,36 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 180, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[13];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(tracer_args.blocking);
+  tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.src_ptr);
+  tracer_record[8] = (uint64_t)(tracer_args.size);
+  tracer_record[9] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 180);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.blocking,
                                           tracer_args.dst_ptr, tracer_args.src_ptr,
                                           tracer_args.size, tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 180, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
+  tracer_record[12] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemcpyINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10455,30 +12818,35 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemAdviseINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemAdviseINTEL", (void **)&opencl_real.clEnqueueMemAdviseINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
                        event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 181, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 181);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list,
                                 event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 181, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(181, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueMemAdviseINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMemAdviseINTEL_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.ptr = ptr;
   tracer_args.size = size;
@@ -10486,24 +12854,35 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 181, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record[6] = (uint64_t)(tracer_args.size);
+  tracer_record[7] = (uint64_t)(tracer_args.advice);
+  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 181);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.ptr,
                                           tracer_args.size, tracer_args.advice,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 181, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
+  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemAdviseINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10517,30 +12896,35 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemINTEL", (void **)&opencl_real.clEnqueueMigrateMemINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
                        event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 182, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 182);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list,
                                 event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 182, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(182, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueMigrateMemINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMigrateMemINTEL_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.ptr = ptr;
   tracer_args.size = size;
@@ -10548,24 +12932,35 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 182, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.ptr);
+  tracer_record[6] = (uint64_t)(tracer_args.size);
+  tracer_record[7] = (uint64_t)(tracer_args.flags);
+  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 182);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.ptr,
                                           tracer_args.size, tracer_args.flags,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 182, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
+  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMigrateMemINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10579,30 +12974,35 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemsetINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemsetINTEL", (void **)&opencl_real.clEnqueueMemsetINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 183, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 183);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                                 event_wait_list, event);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 183, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(183, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clEnqueueMemsetINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clEnqueueMemsetINTEL_args tracer_args;
   tracer_args.command_queue = command_queue;
   tracer_args.dst_ptr = dst_ptr;
   tracer_args.value = value;
@@ -10610,24 +13010,35 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
   tracer_args.num_events_in_wait_list = num_events_in_wait_list;
   tracer_args.event_wait_list = event_wait_list;
   tracer_args.event = event;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 183, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.command_queue);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.dst_ptr);
+  tracer_record[6] = (uint64_t)(int64_t)(tracer_args.value);
+  tracer_record[7] = (uint64_t)(tracer_args.size);
+  tracer_record[8] = (uint64_t)(tracer_args.num_events_in_wait_list);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.event_wait_list);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.event);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 183);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.dst_ptr,
                                           tracer_args.value, tracer_args.size,
                                           tracer_args.num_events_in_wait_list,
                                           tracer_args.event_wait_list, tracer_args.event);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 183, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
+  tracer_record[11] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clEnqueueMemsetINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10642,40 +13053,52 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateBufferWithPropertiesINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithPropertiesINTEL", (void **)&opencl_real.clCreateBufferWithPropertiesINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
-  struct opencl_clCreateBufferWithPropertiesINTEL_args tracer_args = {.tracer_start = 0};
+  struct opencl_clCreateBufferWithPropertiesINTEL_args tracer_args;
   tracer_args.context = context;
   tracer_args.properties = properties;
   tracer_args.flags = flags;
   tracer_args.size = size;
   tracer_args.host_ptr = host_ptr;
   tracer_args.errcode_ret = errcode_ret;
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[12];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[6] = (uint64_t)(tracer_args.flags);
+  tracer_record[7] = (uint64_t)(tracer_args.size);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.host_ptr);
+  tracer_record[9] = (uint64_t)(uintptr_t)(tracer_args.errcode_ret);
   cl_int tracer_status = 0;
   __typeof__(tracer_args.errcode_ret) tracer_status_slot =
       tracer_args.errcode_ret ? tracer_args.errcode_ret : &tracer_status;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 184, tracer_args.tracer_start);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 184);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties,
                                           tracer_args.flags, tracer_args.size, tracer_args.host_ptr,
                                           tracer_status_slot);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 184, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
+  tracer_record[10] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
+  tracer_record[11] = tracer_args.errcode_ret ? (uint64_t)(int64_t)(*tracer_args.errcode_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL))
+    lttng_ust_tracepoint(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }
@@ -10692,30 +13115,35 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
   if (!tracer_real)
     tracer_real = (opencl_clGetImageRequirementsInfoEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageRequirementsInfoEXT", (void **)&opencl_real.clGetImageRequirementsInfoEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, image_format, image_desc, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit_full)) {
-    /* Minimal mode alone: one event at the end, nothing else to record. */
+  if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) &&
+      !lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full)) {
+    /* Minimal mode alone: no arguments to keep. */
     opencl_depth++;
-    uint64_t tracer_start = tracer_now();
-    tracer_inflight_push("opencl", 185, tracer_start);
+    uint64_t tracer_record[TRACER_RECORD_HEAD];
+    unsigned tracer_depth = tracer_inflight_push("opencl", 185);
     cl_int tracer_result;
+    tracer_record[0] = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_record[0]);
     tracer_result = tracer_real(context, properties, flags, image_format, image_desc, param_name,
                                 param_value_size, param_value, param_value_size_ret);
+    tracer_record[1] = tracer_now();
     tracer_inflight_pop();
-    lttng_ust_tracepoint(lttng_ust_opencl, call,
-                         tracer_call_record(tracer_start, 185, (int64_t)tracer_result));
+    tracer_record[2] = tracer_record_ids();
+    tracer_record[3] = tracer_record_call(185, tracer_depth, (int64_t)tracer_result);
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
     opencl_depth--;
     return tracer_result;
   }
   opencl_depth++;
-  struct opencl_clGetImageRequirementsInfoEXT_args tracer_args = {.tracer_start = 0};
+  struct opencl_clGetImageRequirementsInfoEXT_args tracer_args;
   tracer_args.context = context;
   tracer_args.properties = properties;
   tracer_args.flags = flags;
@@ -10725,25 +13153,38 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
   tracer_args.param_value_size = param_value_size;
   tracer_args.param_value = param_value;
   tracer_args.param_value_size_ret = param_value_size_ret;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_entry, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_entry_full, &tracer_args);
-  tracer_args.tracer_start = tracer_now();
-  bool tracer_minimal = lttng_ust_tracepoint_enabled(lttng_ust_opencl, call);
-  if (tracer_minimal)
-    tracer_inflight_push("opencl", 185, tracer_args.tracer_start);
+  /* The arguments as passed, before a hook may change them. */
+  uint64_t tracer_record[14];
+  tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.context);
+  tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.properties);
+  tracer_record[6] = (uint64_t)(tracer_args.flags);
+  tracer_record[7] = (uint64_t)(uintptr_t)(tracer_args.image_format);
+  tracer_record[8] = (uint64_t)(uintptr_t)(tracer_args.image_desc);
+  tracer_record[9] = (uint64_t)(tracer_args.param_name);
+  tracer_record[10] = (uint64_t)(tracer_args.param_value_size);
+  tracer_record[11] = (uint64_t)(uintptr_t)(tracer_args.param_value);
+  tracer_record[12] = (uint64_t)(uintptr_t)(tracer_args.param_value_size_ret);
+  unsigned tracer_depth = tracer_inflight_push("opencl", 185);
+  tracer_record[0] = tracer_now();
+  tracer_inflight_started(tracer_depth, tracer_record[0]);
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.properties,
                                           tracer_args.flags, tracer_args.image_format,
                                           tracer_args.image_desc, tracer_args.param_name,
                                           tracer_args.param_value_size, tracer_args.param_value,
                                           tracer_args.param_value_size_ret);
-  if (tracer_minimal)
-    tracer_inflight_pop();
+  tracer_record[1] = tracer_now();
+  tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit, &tracer_args);
-  lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit_full, &tracer_args);
-  lttng_ust_tracepoint(
-      lttng_ust_opencl, call,
-      tracer_call_record(tracer_args.tracer_start, 185, tracer_args.tracer_status));
+  tracer_record[2] = tracer_record_ids();
+  tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
+  tracer_record[13] = tracer_args.param_value_size_ret ? (uint64_t)(*tracer_args.param_value_size_ret) : 0;
+  if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full, &tracer_args, tracer_record);
+  else if (lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT))
+    lttng_ust_tracepoint(lttng_ust_opencl, clGetImageRequirementsInfoEXT, tracer_record);
+  else
+    lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
 }

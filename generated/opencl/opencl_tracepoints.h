@@ -17,9093 +17,2908 @@
 #include "opencl_args.h"
 #include "tracer_runtime.h"
 
-/* Every event starts with the ids of its process and thread (cheaper than LTTng's vpid
- * and vtid contexts). */
-
-/* Minimal mode: one event per call, at its end, written as a single field since each
- * field costs about 10 ns here: record = {start, pid << 32 | tid, function << 32 | status
- * (its low 32 bits)}. */
+/* One event per call, written when it returns; its `record` array is described in
+ * runtime/tracer_runtime.h and docs/trace-format.md. The tracer enables one of the three
+ * kinds per session; the interposer writes the richest one enabled.
+ *
+ * Minimal mode: the record's first four slots (times, ids, function, depth, status). */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, call,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 3)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, TRACER_RECORD_HEAD)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args),
+/* clGetPlatformIDs: [4] num_entries, [5] platforms, [6] num_platforms, [3] result, [7] num_platforms_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
-    lttng_ust_field_integer_hex(uintptr_t, platforms, (uintptr_t)tracer_args->platforms)
-    lttng_ust_field_integer_hex(uintptr_t, num_platforms, (uintptr_t)tracer_args->num_platforms)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, num_platforms_val, (const uint32_t *)tracer_args->num_platforms, size_t, tracer_args->num_platforms ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
-    lttng_ust_field_integer_hex(uintptr_t, platforms, (uintptr_t)tracer_args->platforms)
-    lttng_ust_field_integer_hex(uintptr_t, num_platforms, (uintptr_t)tracer_args->num_platforms)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformIDs_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformIDs_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
     lttng_ust_field_sequence_hex(uintptr_t, platforms_vals, (const uintptr_t *)tracer_args->platforms, size_t, tracer_clamp(tracer_args->platforms ? (size_t)(tracer_args->num_entries) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_sequence(uint32_t, num_platforms_val, (const uint32_t *)tracer_args->num_platforms, size_t, tracer_args->num_platforms ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args),
+/* clGetPlatformInfo: [4] platform, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPlatformInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPlatformInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args),
+/* clGetDeviceIDs: [4] platform, [5] device_type, [6] num_entries, [7] devices, [8] num_devices, [3] result, [9] num_devices_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
-    lttng_ust_field_integer(uint64_t, device_type, tracer_args->device_type)
-    lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
-    lttng_ust_field_integer_hex(uintptr_t, devices, (uintptr_t)tracer_args->devices)
-    lttng_ust_field_integer_hex(uintptr_t, num_devices, (uintptr_t)tracer_args->num_devices)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, num_devices_val, (const uint32_t *)tracer_args->num_devices, size_t, tracer_args->num_devices ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
-    lttng_ust_field_integer(uint64_t, device_type, tracer_args->device_type)
-    lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
-    lttng_ust_field_integer_hex(uintptr_t, devices, (uintptr_t)tracer_args->devices)
-    lttng_ust_field_integer_hex(uintptr_t, num_devices, (uintptr_t)tracer_args->num_devices)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceIDs_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceIDs_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uintptr_t, devices_vals, (const uintptr_t *)tracer_args->devices, size_t, tracer_clamp(tracer_args->devices ? (size_t)(tracer_args->num_entries) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_sequence(uint32_t, num_devices_val, (const uint32_t *)tracer_args->num_devices, size_t, tracer_args->num_devices ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args),
+/* clGetDeviceInfo: [4] device, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args),
+/* clCreateSubDevices: [4] in_device, [5] properties, [6] num_devices, [7] out_devices, [8] num_devices_ret, [3] result, [9] out_devices_val, [10] num_devices_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, out_devices, (uintptr_t)tracer_args->out_devices)
-    lttng_ust_field_integer_hex(uintptr_t, num_devices_ret, (uintptr_t)tracer_args->num_devices_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, out_devices_val, (const uintptr_t *)tracer_args->out_devices, size_t, tracer_args->out_devices ? 1 : 0)
-    lttng_ust_field_sequence(uint32_t, num_devices_ret_val, (const uint32_t *)tracer_args->num_devices_ret, size_t, tracer_args->num_devices_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args),
+/* clRetainDevice: [4] device, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, out_devices, (uintptr_t)tracer_args->out_devices)
-    lttng_ust_field_integer_hex(uintptr_t, num_devices_ret, (uintptr_t)tracer_args->num_devices_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevices_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevices_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, out_devices_val, (const uintptr_t *)tracer_args->out_devices, size_t, tracer_args->out_devices ? 1 : 0)
-    lttng_ust_field_sequence(uint32_t, num_devices_ret_val, (const uint32_t *)tracer_args->num_devices_ret, size_t, tracer_args->num_devices_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args),
+/* clReleaseDevice: [4] device, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args),
+/* clSetDefaultDeviceCommandQueue: [4] context, [5] device, [6] command_queue, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDevice_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainDevice_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args),
+/* clGetDeviceAndHostTimer: [4] device, [5] device_timestamp, [6] host_timestamp, [3] result, [7] device_timestamp_val, [8] host_timestamp_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args),
+/* clGetHostTimer: [4] device, [5] host_timestamp, [3] result, [6] host_timestamp_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDevice_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDevice_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args),
+/* clCreateContext: [4] properties, [5] num_devices, [6] devices, [7] pfn_notify, [8] user_data, [9] errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetDefaultDeviceCommandQueue_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, device_timestamp, (uintptr_t)tracer_args->device_timestamp)
-    lttng_ust_field_integer_hex(uintptr_t, host_timestamp, (uintptr_t)tracer_args->host_timestamp)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, device_timestamp_val, (const uint64_t *)tracer_args->device_timestamp, size_t, tracer_args->device_timestamp ? 1 : 0)
-    lttng_ust_field_sequence(uint64_t, host_timestamp_val, (const uint64_t *)tracer_args->host_timestamp, size_t, tracer_args->host_timestamp ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, device_timestamp, (uintptr_t)tracer_args->device_timestamp)
-    lttng_ust_field_integer_hex(uintptr_t, host_timestamp, (uintptr_t)tracer_args->host_timestamp)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceAndHostTimer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceAndHostTimer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, device_timestamp_val, (const uint64_t *)tracer_args->device_timestamp, size_t, tracer_args->device_timestamp ? 1 : 0)
-    lttng_ust_field_sequence(uint64_t, host_timestamp_val, (const uint64_t *)tracer_args->host_timestamp, size_t, tracer_args->host_timestamp ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, host_timestamp, (uintptr_t)tracer_args->host_timestamp)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, host_timestamp_val, (const uint64_t *)tracer_args->host_timestamp, size_t, tracer_args->host_timestamp ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, host_timestamp, (uintptr_t)tracer_args->host_timestamp)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetHostTimer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetHostTimer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, host_timestamp_val, (const uint64_t *)tracer_args->host_timestamp, size_t, tracer_args->host_timestamp ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, devices, (uintptr_t)tracer_args->devices)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, devices, (uintptr_t)tracer_args->devices)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uintptr_t, devices_vals, (const uintptr_t *)tracer_args->devices, size_t, tracer_clamp(tracer_args->devices ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContext_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateContext_args *, tracer_args),
+/* clCreateContextFromType: [4] properties, [5] device_type, [6] pfn_notify, [7] user_data, [8] errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, device_type, tracer_args->device_type)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args),
+/* clRetainContext: [4] context, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, device_type, tracer_args->device_type)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateContextFromType_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateContextFromType_args *, tracer_args),
+/* clReleaseContext: [4] context, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args),
+/* clGetContextInfo: [4] context, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainContext_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainContext_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseContext_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseContext_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetContextInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetContextInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args),
+/* clSetContextDestructorCallback: [4] context, [5] pfn_notify, [6] user_data, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args),
+/* clCreateCommandQueueWithProperties: [4] context, [5] device, [6] properties, [7] errcode_ret, [8] result, [3] status, [9] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetContextDestructorCallback_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetContextDestructorCallback_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args),
+/* clRetainCommandQueue: [4] command_queue, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args),
+/* clReleaseCommandQueue: [4] command_queue, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithProperties_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithProperties_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args),
+/* clGetCommandQueueInfo: [4] command_queue, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandQueue_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandQueue_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandQueue_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandQueue_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandQueueInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandQueueInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args),
+/* clCreateBuffer: [4] context, [5] flags, [6] size, [7] host_ptr, [8] errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args),
+/* clCreateSubBuffer: [4] buffer, [5] flags, [6] buffer_create_type, [7] buffer_create_info, [8] errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBuffer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBuffer_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args),
+/* clCreateImage: [4] context, [5] flags, [6] image_format, [7] image_desc, [8] host_ptr, [9] errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, buffer_create_type, tracer_args->buffer_create_type)
-    lttng_ust_field_integer_hex(uintptr_t, buffer_create_info, (uintptr_t)tracer_args->buffer_create_info)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, buffer_create_type, tracer_args->buffer_create_type)
-    lttng_ust_field_integer_hex(uintptr_t, buffer_create_info, (uintptr_t)tracer_args->buffer_create_info)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubBuffer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
-    lttng_ust_field_integer_hex(uintptr_t, image_desc, (uintptr_t)tracer_args->image_desc)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t, tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format), TRACER_MAX_BYTES))
-    lttng_ust_field_integer_hex(uintptr_t, image_desc, (uintptr_t)tracer_args->image_desc)
     lttng_ust_field_sequence_hex(uint8_t, image_desc_bytes, (const uint8_t *)tracer_args->image_desc, size_t, tracer_clamp((tracer_args->image_desc ? 1 : 0) * sizeof(*tracer_args->image_desc), TRACER_MAX_BYTES))
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage_args *, tracer_args),
+/* clCreatePipe: [4] context, [5] flags, [6] pipe_packet_size, [7] pipe_max_packets, [8] properties, [9] errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, pipe_packet_size, tracer_args->pipe_packet_size)
-    lttng_ust_field_integer(uint32_t, pipe_max_packets, tracer_args->pipe_max_packets)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args),
+/* clCreateBufferWithProperties: [4] context, [5] properties, [6] flags, [7] size, [8] host_ptr, [9] errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, pipe_packet_size, tracer_args->pipe_packet_size)
-    lttng_ust_field_integer(uint32_t, pipe_max_packets, tracer_args->pipe_max_packets)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreatePipe_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreatePipe_args *, tracer_args),
+/* clCreateImageWithProperties: [4] context, [5] properties, [6] flags, [7] image_format, [8] image_desc, [9] host_ptr, [10] errcode_ret, [11] result, [3] status, [12] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithProperties_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithProperties_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
-    lttng_ust_field_integer_hex(uintptr_t, image_desc, (uintptr_t)tracer_args->image_desc)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t, tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format), TRACER_MAX_BYTES))
-    lttng_ust_field_integer_hex(uintptr_t, image_desc, (uintptr_t)tracer_args->image_desc)
     lttng_ust_field_sequence_hex(uint8_t, image_desc_bytes, (const uint8_t *)tracer_args->image_desc, size_t, tracer_clamp((tracer_args->image_desc ? 1 : 0) * sizeof(*tracer_args->image_desc), TRACER_MAX_BYTES))
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImageWithProperties_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImageWithProperties_args *, tracer_args),
+/* clRetainMemObject: [4] memobj, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args),
+/* clReleaseMemObject: [4] memobj, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainMemObject_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainMemObject_args *, tracer_args),
+/* clGetSupportedImageFormats: [4] context, [5] flags, [6] image_type, [7] num_entries, [8] image_formats, [9] num_image_formats, [3] result, [10] num_image_formats_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseMemObject_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseMemObject_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, image_type, tracer_args->image_type)
-    lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
-    lttng_ust_field_integer_hex(uintptr_t, image_formats, (uintptr_t)tracer_args->image_formats)
-    lttng_ust_field_integer_hex(uintptr_t, num_image_formats, (uintptr_t)tracer_args->num_image_formats)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, num_image_formats_val, (const uint32_t *)tracer_args->num_image_formats, size_t, tracer_args->num_image_formats ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, image_type, tracer_args->image_type)
-    lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
-    lttng_ust_field_integer_hex(uintptr_t, image_formats, (uintptr_t)tracer_args->image_formats)
-    lttng_ust_field_integer_hex(uintptr_t, num_image_formats, (uintptr_t)tracer_args->num_image_formats)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSupportedImageFormats_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSupportedImageFormats_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uint8_t, image_formats_bytes, (const uint8_t *)tracer_args->image_formats, size_t, tracer_clamp((tracer_args->image_formats ? 1 : 0) * sizeof(*tracer_args->image_formats), TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint32_t, num_image_formats_val, (const uint32_t *)tracer_args->num_image_formats, size_t, tracer_args->num_image_formats ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args),
+/* clGetMemObjectInfo: [4] memobj, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemObjectInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMemObjectInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args),
+/* clGetImageInfo: [4] image, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetImageInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args),
+/* clGetPipeInfo: [4] pipe, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, pipe, (uintptr_t)tracer_args->pipe)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, pipe, (uintptr_t)tracer_args->pipe)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetPipeInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetPipeInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args),
+/* clSetMemObjectDestructorCallback: [4] memobj, [5] pfn_notify, [6] user_data, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args),
+/* clSVMAlloc: [4] context, [5] flags, [6] size, [7] alignment, [8] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorCallback_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorCallback_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args),
+/* clSVMFree: [4] context, [5] svm_pointer */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, alignment, tracer_args->alignment)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args),
+/* clCreateSamplerWithProperties: [4] context, [5] sampler_properties, [6] errcode_ret, [7] result, [3] status, [8] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, alignment, tracer_args->alignment)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAlloc_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMAlloc_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args),
+/* clRetainSampler: [4] sampler, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, svm_pointer, (uintptr_t)tracer_args->svm_pointer)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args),
+/* clReleaseSampler: [4] sampler, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, svm_pointer, (uintptr_t)tracer_args->svm_pointer)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFree_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMFree_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args),
+/* clGetSamplerInfo: [4] sampler, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, sampler_properties, (uintptr_t)tracer_args->sampler_properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, sampler_properties, (uintptr_t)tracer_args->sampler_properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSamplerWithProperties_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSamplerWithProperties_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSampler_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSampler_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sampler, (uintptr_t)tracer_args->sampler)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSamplerInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSamplerInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args),
+/* clCreateProgramWithSource: [4] context, [5] count, [6] strings, [7] lengths, [8] errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, count, tracer_args->count)
-    lttng_ust_field_integer_hex(uintptr_t, strings, (uintptr_t)tracer_args->strings)
-    lttng_ust_field_integer_hex(uintptr_t, lengths, (uintptr_t)tracer_args->lengths)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, count, tracer_args->count)
-    lttng_ust_field_integer_hex(uintptr_t, strings, (uintptr_t)tracer_args->strings)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uintptr_t, strings_vals, (const uintptr_t *)tracer_args->strings, size_t, tracer_clamp(tracer_args->strings ? (size_t)(tracer_args->count) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, lengths, (uintptr_t)tracer_args->lengths)
     lttng_ust_field_sequence(uint64_t, lengths_vals, (const uint64_t *)tracer_args->lengths, size_t, tracer_clamp(tracer_args->lengths ? (size_t)(tracer_args->count) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithSource_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithSource_args *, tracer_args),
+/* clCreateProgramWithBinary: [4] context, [5] num_devices, [6] device_list, [7] lengths, [8] binaries, [9] binary_status, [10] errcode_ret, [11] result, [3] status, [12] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
-    lttng_ust_field_integer_hex(uintptr_t, lengths, (uintptr_t)tracer_args->lengths)
-    lttng_ust_field_integer_hex(uintptr_t, binaries, (uintptr_t)tracer_args->binaries)
-    lttng_ust_field_integer_hex(uintptr_t, binary_status, (uintptr_t)tracer_args->binary_status)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, device_list_vals, (const uintptr_t *)tracer_args->device_list, size_t, tracer_clamp(tracer_args->device_list ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, lengths, (uintptr_t)tracer_args->lengths)
     lttng_ust_field_sequence(uint64_t, lengths_vals, (const uint64_t *)tracer_args->lengths, size_t, tracer_clamp(tracer_args->lengths ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, binaries, (uintptr_t)tracer_args->binaries)
     lttng_ust_field_sequence_hex(uintptr_t, binaries_vals, (const uintptr_t *)tracer_args->binaries, size_t, tracer_clamp(tracer_args->binaries ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, binary_status, (uintptr_t)tracer_args->binary_status)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBinary_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBinary_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
     lttng_ust_field_sequence(int32_t, binary_status_vals, (const int32_t *)tracer_args->binary_status, size_t, tracer_clamp(tracer_args->binary_status ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args),
+/* clCreateProgramWithBuiltInKernels: [4] context, [5] num_devices, [6] device_list, [7] kernel_names, [8] errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
-    lttng_ust_field_integer_hex(uintptr_t, kernel_names, (uintptr_t)tracer_args->kernel_names)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
-    lttng_ust_field_integer_hex(uintptr_t, kernel_names, (uintptr_t)tracer_args->kernel_names)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_string(kernel_names_str, tracer_args->kernel_names ? tracer_args->kernel_names : "")
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithBuiltInKernels_args *, tracer_args),
+/* clCreateProgramWithIL: [4] context, [5] il, [6] length, [7] errcode_ret, [8] result, [3] status, [9] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, il, (uintptr_t)tracer_args->il)
-    lttng_ust_field_integer(uint64_t, length, tracer_args->length)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args),
+/* clRetainProgram: [4] program, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, il, (uintptr_t)tracer_args->il)
-    lttng_ust_field_integer(uint64_t, length, tracer_args->length)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithIL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithIL_args *, tracer_args),
+/* clReleaseProgram: [4] program, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args),
+/* clBuildProgram: [4] program, [5] num_devices, [6] device_list, [7] options, [8] pfn_notify, [9] user_data, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainProgram_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseProgram_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
-    lttng_ust_field_integer_hex(uintptr_t, options, (uintptr_t)tracer_args->options)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uintptr_t, device_list_vals, (const uintptr_t *)tracer_args->device_list, size_t, tracer_clamp(tracer_args->device_list ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, options, (uintptr_t)tracer_args->options)
     lttng_ust_field_string(options_str, tracer_args->options ? tracer_args->options : "")
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clBuildProgram_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clBuildProgram_args *, tracer_args),
+/* clCompileProgram: [4] program, [5] num_devices, [6] device_list, [7] options, [8] num_input_headers, [9] input_headers, [10] header_include_names, [11] pfn_notify, [12] user_data, [3] result, [13] header_include_names_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
-    lttng_ust_field_integer_hex(uintptr_t, options, (uintptr_t)tracer_args->options)
-    lttng_ust_field_integer(uint32_t, num_input_headers, tracer_args->num_input_headers)
-    lttng_ust_field_integer_hex(uintptr_t, input_headers, (uintptr_t)tracer_args->input_headers)
-    lttng_ust_field_integer_hex(uintptr_t, header_include_names, (uintptr_t)tracer_args->header_include_names)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, header_include_names_val, (const uintptr_t *)tracer_args->header_include_names, size_t, tracer_args->header_include_names ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uintptr_t, device_list_vals, (const uintptr_t *)tracer_args->device_list, size_t, tracer_clamp(tracer_args->device_list ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, options, (uintptr_t)tracer_args->options)
     lttng_ust_field_string(options_str, tracer_args->options ? tracer_args->options : "")
-    lttng_ust_field_integer(uint32_t, num_input_headers, tracer_args->num_input_headers)
-    lttng_ust_field_integer_hex(uintptr_t, input_headers, (uintptr_t)tracer_args->input_headers)
-    lttng_ust_field_integer_hex(uintptr_t, header_include_names, (uintptr_t)tracer_args->header_include_names)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCompileProgram_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCompileProgram_args *, tracer_args),
+/* clLinkProgram: [4] context, [5] num_devices, [6] device_list, [7] options, [8] num_input_programs, [9] input_programs, [10] pfn_notify, [11] user_data, [12] errcode_ret, [13] result, [3] status, [14] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, header_include_names_val, (const uintptr_t *)tracer_args->header_include_names, size_t, tracer_args->header_include_names ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
-    lttng_ust_field_integer_hex(uintptr_t, options, (uintptr_t)tracer_args->options)
-    lttng_ust_field_integer(uint32_t, num_input_programs, tracer_args->num_input_programs)
-    lttng_ust_field_integer_hex(uintptr_t, input_programs, (uintptr_t)tracer_args->input_programs)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, num_devices, tracer_args->num_devices)
-    lttng_ust_field_integer_hex(uintptr_t, device_list, (uintptr_t)tracer_args->device_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
     lttng_ust_field_sequence_hex(uintptr_t, device_list_vals, (const uintptr_t *)tracer_args->device_list, size_t, tracer_clamp(tracer_args->device_list ? (size_t)(tracer_args->num_devices) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, options, (uintptr_t)tracer_args->options)
     lttng_ust_field_string(options_str, tracer_args->options ? tracer_args->options : "")
-    lttng_ust_field_integer(uint32_t, num_input_programs, tracer_args->num_input_programs)
-    lttng_ust_field_integer_hex(uintptr_t, input_programs, (uintptr_t)tracer_args->input_programs)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLinkProgram_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLinkProgram_args *, tracer_args),
+/* clSetProgramReleaseCallback: [4] program, [5] pfn_notify, [6] user_data, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args),
+/* clSetProgramSpecializationConstant: [4] program, [5] spec_id, [6] spec_size, [7] spec_value, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramReleaseCallback_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramReleaseCallback_args *, tracer_args),
+/* clUnloadPlatformCompiler: [4] platform, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer(uint32_t, spec_id, tracer_args->spec_id)
-    lttng_ust_field_integer(uint64_t, spec_size, tracer_args->spec_size)
-    lttng_ust_field_integer_hex(uintptr_t, spec_value, (uintptr_t)tracer_args->spec_value)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args),
+/* clGetProgramInfo: [4] program, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer(uint32_t, spec_id, tracer_args->spec_id)
-    lttng_ust_field_integer(uint64_t, spec_size, tracer_args->spec_size)
-    lttng_ust_field_integer_hex(uintptr_t, spec_value, (uintptr_t)tracer_args->spec_value)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetProgramSpecializationConstant_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetProgramSpecializationConstant_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadPlatformCompiler_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUnloadPlatformCompiler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args),
+/* clGetProgramBuildInfo: [4] program, [5] device, [6] param_name, [7] param_value_size, [8] param_value, [9] param_value_size_ret, [3] result, [10] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetProgramBuildInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetProgramBuildInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args),
+/* clCreateKernel: [4] program, [5] kernel_name, [6] errcode_ret, [7] result, [3] status, [8] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer_hex(uintptr_t, kernel_name, (uintptr_t)tracer_args->kernel_name)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer_hex(uintptr_t, kernel_name, (uintptr_t)tracer_args->kernel_name)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
     lttng_ust_field_string(kernel_name_str, tracer_args->kernel_name ? tracer_args->kernel_name : "")
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernel_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernel_args *, tracer_args),
+/* clCreateKernelsInProgram: [4] program, [5] num_kernels, [6] kernels, [7] num_kernels_ret, [3] result, [8] num_kernels_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer(uint32_t, num_kernels, tracer_args->num_kernels)
-    lttng_ust_field_integer_hex(uintptr_t, kernels, (uintptr_t)tracer_args->kernels)
-    lttng_ust_field_integer_hex(uintptr_t, num_kernels_ret, (uintptr_t)tracer_args->num_kernels_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, num_kernels_ret_val, (const uint32_t *)tracer_args->num_kernels_ret, size_t, tracer_args->num_kernels_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, program, (uintptr_t)tracer_args->program)
-    lttng_ust_field_integer(uint32_t, num_kernels, tracer_args->num_kernels)
-    lttng_ust_field_integer_hex(uintptr_t, kernels, (uintptr_t)tracer_args->kernels)
-    lttng_ust_field_integer_hex(uintptr_t, num_kernels_ret, (uintptr_t)tracer_args->num_kernels_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateKernelsInProgram_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateKernelsInProgram_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
     lttng_ust_field_sequence_hex(uintptr_t, kernels_vals, (const uintptr_t *)tracer_args->kernels, size_t, tracer_clamp(tracer_args->kernels ? (size_t)(tracer_args->num_kernels) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_sequence(uint32_t, num_kernels_ret_val, (const uint32_t *)tracer_args->num_kernels_ret, size_t, tracer_args->num_kernels_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args),
+/* clCloneKernel: [4] source_kernel, [5] errcode_ret, [6] result, [3] status, [7] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, source_kernel, (uintptr_t)tracer_args->source_kernel)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args),
+/* clRetainKernel: [4] kernel, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, source_kernel, (uintptr_t)tracer_args->source_kernel)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCloneKernel_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCloneKernel_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args),
+/* clReleaseKernel: [4] kernel, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args),
+/* clSetKernelArg: [4] kernel, [5] arg_index, [6] arg_size, [7] arg_value, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainKernel_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainKernel_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args),
+/* clSetKernelArgSVMPointer: [4] kernel, [5] arg_index, [6] arg_value, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args),
+/* clSetKernelExecInfo: [4] kernel, [5] param_name, [6] param_value_size, [7] param_value, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseKernel_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseKernel_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args),
+/* clGetKernelInfo: [4] kernel, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
-    lttng_ust_field_integer(uint64_t, arg_size, tracer_args->arg_size)
-    lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
-    lttng_ust_field_integer(uint64_t, arg_size, tracer_args->arg_size)
-    lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArg_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArg_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
-    lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
-    lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args),
+/* clGetKernelArgInfo: [4] kernel, [5] arg_indx, [6] param_name, [7] param_value_size, [8] param_value, [9] param_value_size_ret, [3] result, [10] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, arg_indx, tracer_args->arg_indx)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, arg_indx, tracer_args->arg_indx)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelArgInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelArgInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args),
+/* clGetKernelWorkGroupInfo: [4] kernel, [5] device, [6] param_name, [7] param_value_size, [8] param_value, [9] param_value_size_ret, [3] result, [10] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelWorkGroupInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelWorkGroupInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args),
+/* clGetKernelSubGroupInfo: [4] kernel, [5] device, [6] param_name, [7] input_value_size, [8] input_value, [9] param_value_size, [10] param_value, [11] param_value_size_ret, [3] result, [12] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, input_value_size, tracer_args->input_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, input_value, (uintptr_t)tracer_args->input_value)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, input_value_size, tracer_args->input_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, input_value, (uintptr_t)tracer_args->input_value)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args),
+/* clWaitForEvents: [4] num_events, [5] event_list, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint32_t, num_events, tracer_args->num_events)
-    lttng_ust_field_integer_hex(uintptr_t, event_list, (uintptr_t)tracer_args->event_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint32_t, num_events, tracer_args->num_events)
-    lttng_ust_field_integer_hex(uintptr_t, event_list, (uintptr_t)tracer_args->event_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
     lttng_ust_field_sequence_hex(uintptr_t, event_list_vals, (const uintptr_t *)tracer_args->event_list, size_t, tracer_clamp(tracer_args->event_list ? (size_t)(tracer_args->num_events) : 0, TRACER_MAX_ELEMENTS))
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clWaitForEvents_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clWaitForEvents_args *, tracer_args),
+/* clGetEventInfo: [4] event, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetEventInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args),
+/* clCreateUserEvent: [4] context, [5] errcode_ret, [6] result, [3] status, [7] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args),
+/* clRetainEvent: [4] event, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateUserEvent_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateUserEvent_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args),
+/* clReleaseEvent: [4] event, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args),
+/* clSetUserEventStatus: [4] event, [5] execution_status, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainEvent_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainEvent_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args),
+/* clSetEventCallback: [4] event, [5] command_exec_callback_type, [6] pfn_notify, [7] user_data, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args),
+/* clGetEventProfilingInfo: [4] event, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseEvent_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseEvent_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer(int32_t, execution_status, tracer_args->execution_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer(int32_t, execution_status, tracer_args->execution_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetUserEventStatus_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetUserEventStatus_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer(int32_t, command_exec_callback_type, tracer_args->command_exec_callback_type)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer(int32_t, command_exec_callback_type, tracer_args->command_exec_callback_type)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetEventCallback_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetEventCallback_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetEventProfilingInfo_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetEventProfilingInfo_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, param_value_vals, (const uint8_t *)tracer_args->param_value, size_t, tracer_clamp(tracer_args->param_value ? (size_t)(tracer_args->param_value_size) : 0, TRACER_MAX_BYTES))
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args),
+/* clFlush: [4] command_queue, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args),
+/* clFinish: [4] command_queue, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFlush_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFlush_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args),
+/* clEnqueueReadBuffer: [4] command_queue, [5] buffer, [6] blocking_read, [7] offset, [8] size, [9] ptr, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinish_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFinish_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
-    lttng_ust_field_integer(uint64_t, offset, tracer_args->offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
-    lttng_ust_field_integer(uint64_t, offset, tracer_args->offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBuffer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBuffer_args *, tracer_args),
+/* clEnqueueReadBufferRect: [4] command_queue, [5] buffer, [6] blocking_read, [7] buffer_origin, [8] host_origin, [9] region, [10] buffer_row_pitch, [11] buffer_slice_pitch, [12] host_row_pitch, [13] host_slice_pitch, [14] ptr, [15] num_events_in_wait_list, [16] event_wait_list, [17] event, [3] result, [18] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
-    lttng_ust_field_integer_hex(uintptr_t, buffer_origin, (uintptr_t)tracer_args->buffer_origin)
-    lttng_ust_field_integer_hex(uintptr_t, host_origin, (uintptr_t)tracer_args->host_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, buffer_row_pitch, tracer_args->buffer_row_pitch)
-    lttng_ust_field_integer(uint64_t, buffer_slice_pitch, tracer_args->buffer_slice_pitch)
-    lttng_ust_field_integer(uint64_t, host_row_pitch, tracer_args->host_row_pitch)
-    lttng_ust_field_integer(uint64_t, host_slice_pitch, tracer_args->host_slice_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
-    lttng_ust_field_integer_hex(uintptr_t, buffer_origin, (uintptr_t)tracer_args->buffer_origin)
-    lttng_ust_field_integer_hex(uintptr_t, host_origin, (uintptr_t)tracer_args->host_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, buffer_row_pitch, tracer_args->buffer_row_pitch)
-    lttng_ust_field_integer(uint64_t, buffer_slice_pitch, tracer_args->buffer_slice_pitch)
-    lttng_ust_field_integer(uint64_t, host_row_pitch, tracer_args->host_row_pitch)
-    lttng_ust_field_integer(uint64_t, host_slice_pitch, tracer_args->host_slice_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadBufferRect_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadBufferRect_args *, tracer_args),
+/* clEnqueueWriteBuffer: [4] command_queue, [5] buffer, [6] blocking_write, [7] offset, [8] size, [9] ptr, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
-    lttng_ust_field_integer(uint64_t, offset, tracer_args->offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
-    lttng_ust_field_integer(uint64_t, offset, tracer_args->offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBuffer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBuffer_args *, tracer_args),
+/* clEnqueueWriteBufferRect: [4] command_queue, [5] buffer, [6] blocking_write, [7] buffer_origin, [8] host_origin, [9] region, [10] buffer_row_pitch, [11] buffer_slice_pitch, [12] host_row_pitch, [13] host_slice_pitch, [14] ptr, [15] num_events_in_wait_list, [16] event_wait_list, [17] event, [3] result, [18] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
-    lttng_ust_field_integer_hex(uintptr_t, buffer_origin, (uintptr_t)tracer_args->buffer_origin)
-    lttng_ust_field_integer_hex(uintptr_t, host_origin, (uintptr_t)tracer_args->host_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, buffer_row_pitch, tracer_args->buffer_row_pitch)
-    lttng_ust_field_integer(uint64_t, buffer_slice_pitch, tracer_args->buffer_slice_pitch)
-    lttng_ust_field_integer(uint64_t, host_row_pitch, tracer_args->host_row_pitch)
-    lttng_ust_field_integer(uint64_t, host_slice_pitch, tracer_args->host_slice_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
-    lttng_ust_field_integer_hex(uintptr_t, buffer_origin, (uintptr_t)tracer_args->buffer_origin)
-    lttng_ust_field_integer_hex(uintptr_t, host_origin, (uintptr_t)tracer_args->host_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, buffer_row_pitch, tracer_args->buffer_row_pitch)
-    lttng_ust_field_integer(uint64_t, buffer_slice_pitch, tracer_args->buffer_slice_pitch)
-    lttng_ust_field_integer(uint64_t, host_row_pitch, tracer_args->host_row_pitch)
-    lttng_ust_field_integer(uint64_t, host_slice_pitch, tracer_args->host_slice_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteBufferRect_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteBufferRect_args *, tracer_args),
+/* clEnqueueFillBuffer: [4] command_queue, [5] buffer, [6] pattern, [7] pattern_size, [8] offset, [9] size, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
-    lttng_ust_field_integer(uint64_t, pattern_size, tracer_args->pattern_size)
-    lttng_ust_field_integer(uint64_t, offset, tracer_args->offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
-    lttng_ust_field_integer(uint64_t, pattern_size, tracer_args->pattern_size)
-    lttng_ust_field_integer(uint64_t, offset, tracer_args->offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillBuffer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillBuffer_args *, tracer_args),
+/* clEnqueueCopyBuffer: [4] command_queue, [5] src_buffer, [6] dst_buffer, [7] src_offset, [8] dst_offset, [9] size, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer(uint64_t, src_offset, tracer_args->src_offset)
-    lttng_ust_field_integer(uint64_t, dst_offset, tracer_args->dst_offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer(uint64_t, src_offset, tracer_args->src_offset)
-    lttng_ust_field_integer(uint64_t, dst_offset, tracer_args->dst_offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBuffer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBuffer_args *, tracer_args),
+/* clEnqueueCopyBufferRect: [4] command_queue, [5] src_buffer, [6] dst_buffer, [7] src_origin, [8] dst_origin, [9] region, [10] src_row_pitch, [11] src_slice_pitch, [12] dst_row_pitch, [13] dst_slice_pitch, [14] num_events_in_wait_list, [15] event_wait_list, [16] event, [3] result, [17] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, src_row_pitch, tracer_args->src_row_pitch)
-    lttng_ust_field_integer(uint64_t, src_slice_pitch, tracer_args->src_slice_pitch)
-    lttng_ust_field_integer(uint64_t, dst_row_pitch, tracer_args->dst_row_pitch)
-    lttng_ust_field_integer(uint64_t, dst_slice_pitch, tracer_args->dst_slice_pitch)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, src_row_pitch, tracer_args->src_row_pitch)
-    lttng_ust_field_integer(uint64_t, src_slice_pitch, tracer_args->src_slice_pitch)
-    lttng_ust_field_integer(uint64_t, dst_row_pitch, tracer_args->dst_row_pitch)
-    lttng_ust_field_integer(uint64_t, dst_slice_pitch, tracer_args->dst_slice_pitch)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferRect_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferRect_args *, tracer_args),
+/* clEnqueueReadImage: [4] command_queue, [5] image, [6] blocking_read, [7] origin, [8] region, [9] row_pitch, [10] slice_pitch, [11] ptr, [12] num_events_in_wait_list, [13] event_wait_list, [14] event, [3] result, [15] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
-    lttng_ust_field_integer_hex(uintptr_t, origin, (uintptr_t)tracer_args->origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, row_pitch, tracer_args->row_pitch)
-    lttng_ust_field_integer(uint64_t, slice_pitch, tracer_args->slice_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer(uint32_t, blocking_read, tracer_args->blocking_read)
-    lttng_ust_field_integer_hex(uintptr_t, origin, (uintptr_t)tracer_args->origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, row_pitch, tracer_args->row_pitch)
-    lttng_ust_field_integer(uint64_t, slice_pitch, tracer_args->slice_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReadImage_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReadImage_args *, tracer_args),
+/* clEnqueueWriteImage: [4] command_queue, [5] image, [6] blocking_write, [7] origin, [8] region, [9] input_row_pitch, [10] input_slice_pitch, [11] ptr, [12] num_events_in_wait_list, [13] event_wait_list, [14] event, [3] result, [15] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
-    lttng_ust_field_integer_hex(uintptr_t, origin, (uintptr_t)tracer_args->origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, input_row_pitch, tracer_args->input_row_pitch)
-    lttng_ust_field_integer(uint64_t, input_slice_pitch, tracer_args->input_slice_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer(uint32_t, blocking_write, tracer_args->blocking_write)
-    lttng_ust_field_integer_hex(uintptr_t, origin, (uintptr_t)tracer_args->origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, input_row_pitch, tracer_args->input_row_pitch)
-    lttng_ust_field_integer(uint64_t, input_slice_pitch, tracer_args->input_slice_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWriteImage_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWriteImage_args *, tracer_args),
+/* clEnqueueFillImage: [4] command_queue, [5] image, [6] fill_color, [7] origin, [8] region, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer_hex(uintptr_t, fill_color, (uintptr_t)tracer_args->fill_color)
-    lttng_ust_field_integer_hex(uintptr_t, origin, (uintptr_t)tracer_args->origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer_hex(uintptr_t, fill_color, (uintptr_t)tracer_args->fill_color)
-    lttng_ust_field_integer_hex(uintptr_t, origin, (uintptr_t)tracer_args->origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueFillImage_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueFillImage_args *, tracer_args),
+/* clEnqueueCopyImage: [4] command_queue, [5] src_image, [6] dst_image, [7] src_origin, [8] dst_origin, [9] region, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
-    lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
-    lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImage_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImage_args *, tracer_args),
+/* clEnqueueCopyImageToBuffer: [4] command_queue, [5] src_image, [6] dst_buffer, [7] src_origin, [8] region, [9] dst_offset, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, dst_offset, tracer_args->dst_offset)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, dst_offset, tracer_args->dst_offset)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyImageToBuffer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyImageToBuffer_args *, tracer_args),
+/* clEnqueueCopyBufferToImage: [4] command_queue, [5] src_buffer, [6] dst_image, [7] src_offset, [8] dst_origin, [9] region, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
-    lttng_ust_field_integer(uint64_t, src_offset, tracer_args->src_offset)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
-    lttng_ust_field_integer(uint64_t, src_offset, tracer_args->src_offset)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCopyBufferToImage_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCopyBufferToImage_args *, tracer_args),
+/* clEnqueueMapBuffer: [4] command_queue, [5] buffer, [6] blocking_map, [7] map_flags, [8] offset, [9] size, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [13] errcode_ret, [14] result, [15] event_val, [3] status, [16] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
-    lttng_ust_field_integer(uint64_t, map_flags, tracer_args->map_flags)
-    lttng_ust_field_integer(uint64_t, offset, tracer_args->offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
-    lttng_ust_field_integer(uint64_t, map_flags, tracer_args->map_flags)
-    lttng_ust_field_integer(uint64_t, offset, tracer_args->offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapBuffer_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapBuffer_args *, tracer_args),
+/* clEnqueueMapImage: [4] command_queue, [5] image, [6] blocking_map, [7] map_flags, [8] origin, [9] region, [10] image_row_pitch, [11] image_slice_pitch, [12] num_events_in_wait_list, [13] event_wait_list, [14] event, [15] errcode_ret, [16] result, [17] image_row_pitch_val, [18] image_slice_pitch_val, [19] event_val, [3] status, [20] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 21)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
-    lttng_ust_field_integer(uint64_t, map_flags, tracer_args->map_flags)
-    lttng_ust_field_integer_hex(uintptr_t, origin, (uintptr_t)tracer_args->origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer_hex(uintptr_t, image_row_pitch, (uintptr_t)tracer_args->image_row_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, image_slice_pitch, (uintptr_t)tracer_args->image_slice_pitch)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, image_row_pitch_val, (const uint64_t *)tracer_args->image_row_pitch, size_t, tracer_args->image_row_pitch ? 1 : 0)
-    lttng_ust_field_sequence(uint64_t, image_slice_pitch_val, (const uint64_t *)tracer_args->image_slice_pitch, size_t, tracer_args->image_slice_pitch ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
-    lttng_ust_field_integer(uint64_t, map_flags, tracer_args->map_flags)
-    lttng_ust_field_integer_hex(uintptr_t, origin, (uintptr_t)tracer_args->origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer_hex(uintptr_t, image_row_pitch, (uintptr_t)tracer_args->image_row_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, image_slice_pitch, (uintptr_t)tracer_args->image_slice_pitch)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 21)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMapImage_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMapImage_args *, tracer_args),
+/* clEnqueueUnmapMemObject: [4] command_queue, [5] memobj, [6] mapped_ptr, [7] num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, image_row_pitch_val, (const uint64_t *)tracer_args->image_row_pitch, size_t, tracer_args->image_row_pitch ? 1 : 0)
-    lttng_ust_field_sequence(uint64_t, image_slice_pitch_val, (const uint64_t *)tracer_args->image_slice_pitch, size_t, tracer_args->image_slice_pitch ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
-    lttng_ust_field_integer_hex(uintptr_t, mapped_ptr, (uintptr_t)tracer_args->mapped_ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
-    lttng_ust_field_integer_hex(uintptr_t, mapped_ptr, (uintptr_t)tracer_args->mapped_ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueUnmapMemObject_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueUnmapMemObject_args *, tracer_args),
+/* clEnqueueMigrateMemObjects: [4] command_queue, [5] num_mem_objects, [6] mem_objects, [7] flags, [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uintptr_t, mem_objects_vals, (const uintptr_t *)tracer_args->mem_objects, size_t, tracer_clamp(tracer_args->mem_objects ? (size_t)(tracer_args->num_mem_objects) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjects_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjects_args *, tracer_args),
+/* clEnqueueNDRangeKernel: [4] command_queue, [5] kernel, [6] work_dim, [7] global_work_offset, [8] global_work_size, [9] local_work_size, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, work_dim, tracer_args->work_dim)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_offset, (uintptr_t)tracer_args->global_work_offset)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_size, (uintptr_t)tracer_args->global_work_size)
-    lttng_ust_field_integer_hex(uintptr_t, local_work_size, (uintptr_t)tracer_args->local_work_size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, work_dim, tracer_args->work_dim)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_offset, (uintptr_t)tracer_args->global_work_offset)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence(uint64_t, global_work_offset_vals, (const uint64_t *)tracer_args->global_work_offset, size_t, tracer_clamp(tracer_args->global_work_offset ? (size_t)(tracer_args->work_dim) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, global_work_size, (uintptr_t)tracer_args->global_work_size)
     lttng_ust_field_sequence(uint64_t, global_work_size_vals, (const uint64_t *)tracer_args->global_work_size, size_t, tracer_clamp(tracer_args->global_work_size ? (size_t)(tracer_args->work_dim) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, local_work_size, (uintptr_t)tracer_args->local_work_size)
     lttng_ust_field_sequence(uint64_t, local_work_size_vals, (const uint64_t *)tracer_args->local_work_size, size_t, tracer_clamp(tracer_args->local_work_size ? (size_t)(tracer_args->work_dim) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNDRangeKernel_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNDRangeKernel_args *, tracer_args),
+/* clEnqueueNativeKernel: [4] command_queue, [5] user_func, [6] args, [7] cb_args, [8] num_mem_objects, [9] mem_list, [10] args_mem_loc, [11] num_events_in_wait_list, [12] event_wait_list, [13] event, [3] result, [14] args_mem_loc_val, [15] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, user_func, (uintptr_t)tracer_args->user_func)
-    lttng_ust_field_integer_hex(uintptr_t, args, (uintptr_t)tracer_args->args)
-    lttng_ust_field_integer(uint64_t, cb_args, tracer_args->cb_args)
-    lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_list, (uintptr_t)tracer_args->mem_list)
-    lttng_ust_field_integer_hex(uintptr_t, args_mem_loc, (uintptr_t)tracer_args->args_mem_loc)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, args_mem_loc_val, (const uintptr_t *)tracer_args->args_mem_loc, size_t, tracer_args->args_mem_loc ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, user_func, (uintptr_t)tracer_args->user_func)
-    lttng_ust_field_integer_hex(uintptr_t, args, (uintptr_t)tracer_args->args)
-    lttng_ust_field_integer(uint64_t, cb_args, tracer_args->cb_args)
-    lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_list, (uintptr_t)tracer_args->mem_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
     lttng_ust_field_sequence_hex(uintptr_t, mem_list_vals, (const uintptr_t *)tracer_args->mem_list, size_t, tracer_clamp(tracer_args->mem_list ? (size_t)(tracer_args->num_mem_objects) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, args_mem_loc, (uintptr_t)tracer_args->args_mem_loc)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueNativeKernel_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueNativeKernel_args *, tracer_args),
+/* clEnqueueMarkerWithWaitList: [4] command_queue, [5] num_events_in_wait_list, [6] event_wait_list, [7] event, [3] result, [8] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, args_mem_loc_val, (const uintptr_t *)tracer_args->args_mem_loc, size_t, tracer_args->args_mem_loc ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarkerWithWaitList_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarkerWithWaitList_args *, tracer_args),
+/* clEnqueueBarrierWithWaitList: [4] command_queue, [5] num_events_in_wait_list, [6] event_wait_list, [7] event, [3] result, [8] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrierWithWaitList_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrierWithWaitList_args *, tracer_args),
+/* clEnqueueSVMFree: [4] command_queue, [5] num_svm_pointers, [6] svm_pointers, [7] pfn_free_func, [8] user_data, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_free_func, (uintptr_t)tracer_args->pfn_free_func)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_free_func, (uintptr_t)tracer_args->pfn_free_func)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFree_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFree_args *, tracer_args),
+/* clEnqueueSVMMemcpy: [4] command_queue, [5] blocking_copy, [6] dst_ptr, [7] src_ptr, [8] size, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, blocking_copy, tracer_args->blocking_copy)
-    lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, src_ptr, (uintptr_t)tracer_args->src_ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, blocking_copy, tracer_args->blocking_copy)
-    lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, src_ptr, (uintptr_t)tracer_args->src_ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpy_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpy_args *, tracer_args),
+/* clEnqueueSVMMemFill: [4] command_queue, [5] svm_ptr, [6] pattern, [7] pattern_size, [8] size, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
-    lttng_ust_field_integer(uint64_t, pattern_size, tracer_args->pattern_size)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
-    lttng_ust_field_integer(uint64_t, pattern_size, tracer_args->pattern_size)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFill_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFill_args *, tracer_args),
+/* clEnqueueSVMMap: [4] command_queue, [5] blocking_map, [6] flags, [7] svm_ptr, [8] size, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMap_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMap_args *, tracer_args),
+/* clEnqueueSVMUnmap: [4] command_queue, [5] svm_ptr, [6] num_events_in_wait_list, [7] event_wait_list, [8] event, [3] result, [9] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmap_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmap_args *, tracer_args),
+/* clEnqueueSVMMigrateMem: [4] command_queue, [5] num_svm_pointers, [6] svm_pointers, [7] sizes, [8] flags, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] svm_pointers_val, [13] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, sizes, (uintptr_t)tracer_args->sizes)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, svm_pointers_val, (const uintptr_t *)tracer_args->svm_pointers, size_t, tracer_args->svm_pointers ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, sizes, (uintptr_t)tracer_args->sizes)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMigrateMem_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMigrateMem_args *, tracer_args),
+/* clGetExtensionFunctionAddressForPlatform: [4] platform, [5] func_name, [6] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, svm_pointers_val, (const uintptr_t *)tracer_args->svm_pointers, size_t, tracer_args->svm_pointers ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
-    lttng_ust_field_integer_hex(uintptr_t, func_name, (uintptr_t)tracer_args->func_name)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, platform, (uintptr_t)tracer_args->platform)
-    lttng_ust_field_integer_hex(uintptr_t, func_name, (uintptr_t)tracer_args->func_name)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
     lttng_ust_field_string(func_name_str, tracer_args->func_name ? tracer_args->func_name : "")
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddressForPlatform_args *, tracer_args),
+/* clSetCommandQueueProperty: [4] command_queue, [5] properties, [6] enable, [7] old_properties, [3] result, [8] old_properties_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint64_t, properties, tracer_args->properties)
-    lttng_ust_field_integer(uint32_t, enable, tracer_args->enable)
-    lttng_ust_field_integer_hex(uintptr_t, old_properties, (uintptr_t)tracer_args->old_properties)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args),
+/* clCreateImage2D: [4] context, [5] flags, [6] image_format, [7] image_width, [8] image_height, [9] image_row_pitch, [10] host_ptr, [11] errcode_ret, [12] result, [3] status, [13] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, old_properties_val, (const uint64_t *)tracer_args->old_properties, size_t, tracer_args->old_properties ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint64_t, properties, tracer_args->properties)
-    lttng_ust_field_integer(uint32_t, enable, tracer_args->enable)
-    lttng_ust_field_integer_hex(uintptr_t, old_properties, (uintptr_t)tracer_args->old_properties)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetCommandQueueProperty_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetCommandQueueProperty_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, old_properties_val, (const uint64_t *)tracer_args->old_properties, size_t, tracer_args->old_properties ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
-    lttng_ust_field_integer(uint64_t, image_width, tracer_args->image_width)
-    lttng_ust_field_integer(uint64_t, image_height, tracer_args->image_height)
-    lttng_ust_field_integer(uint64_t, image_row_pitch, tracer_args->image_row_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t, tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format), TRACER_MAX_BYTES))
-    lttng_ust_field_integer(uint64_t, image_width, tracer_args->image_width)
-    lttng_ust_field_integer(uint64_t, image_height, tracer_args->image_height)
-    lttng_ust_field_integer(uint64_t, image_row_pitch, tracer_args->image_row_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage2D_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage2D_args *, tracer_args),
+/* clCreateImage3D: [4] context, [5] flags, [6] image_format, [7] image_width, [8] image_height, [9] image_depth, [10] image_row_pitch, [11] image_slice_pitch, [12] host_ptr, [13] errcode_ret, [14] result, [3] status, [15] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
-    lttng_ust_field_integer(uint64_t, image_width, tracer_args->image_width)
-    lttng_ust_field_integer(uint64_t, image_height, tracer_args->image_height)
-    lttng_ust_field_integer(uint64_t, image_depth, tracer_args->image_depth)
-    lttng_ust_field_integer(uint64_t, image_row_pitch, tracer_args->image_row_pitch)
-    lttng_ust_field_integer(uint64_t, image_slice_pitch, tracer_args->image_slice_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
     lttng_ust_field_sequence_hex(uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t, tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format), TRACER_MAX_BYTES))
-    lttng_ust_field_integer(uint64_t, image_width, tracer_args->image_width)
-    lttng_ust_field_integer(uint64_t, image_height, tracer_args->image_height)
-    lttng_ust_field_integer(uint64_t, image_depth, tracer_args->image_depth)
-    lttng_ust_field_integer(uint64_t, image_row_pitch, tracer_args->image_row_pitch)
-    lttng_ust_field_integer(uint64_t, image_slice_pitch, tracer_args->image_slice_pitch)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateImage3D_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateImage3D_args *, tracer_args),
+/* clEnqueueMarker: [4] command_queue, [5] event, [3] result, [6] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args),
+/* clEnqueueWaitForEvents: [4] command_queue, [5] num_events, [6] event_list, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMarker_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMarker_args *, tracer_args),
+/* clEnqueueBarrier: [4] command_queue, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_events, tracer_args->num_events)
-    lttng_ust_field_integer_hex(uintptr_t, event_list, (uintptr_t)tracer_args->event_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args),
+/* clUnloadCompiler: [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_events, tracer_args->num_events)
-    lttng_ust_field_integer_hex(uintptr_t, event_list, (uintptr_t)tracer_args->event_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitForEvents_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitForEvents_args *, tracer_args),
+/* clGetExtensionFunctionAddress: [4] func_name, [5] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueBarrier_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueBarrier_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUnloadCompiler_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUnloadCompiler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, func_name, (uintptr_t)tracer_args->func_name)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, func_name, (uintptr_t)tracer_args->func_name)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
     lttng_ust_field_string(func_name_str, tracer_args->func_name ? tracer_args->func_name : "")
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetExtensionFunctionAddress_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetExtensionFunctionAddress_args *, tracer_args),
+/* clCreateCommandQueue: [4] context, [5] device, [6] properties, [7] errcode_ret, [8] result, [3] status, [9] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint64_t, properties, tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args),
+/* clCreateSampler: [4] context, [5] normalized_coords, [6] addressing_mode, [7] filter_mode, [8] errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint64_t, properties, tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueue_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueue_args *, tracer_args),
+/* clEnqueueTask: [4] command_queue, [5] kernel, [6] num_events_in_wait_list, [7] event_wait_list, [8] event, [3] result, [9] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, normalized_coords, tracer_args->normalized_coords)
-    lttng_ust_field_integer(uint32_t, addressing_mode, tracer_args->addressing_mode)
-    lttng_ust_field_integer(uint32_t, filter_mode, tracer_args->filter_mode)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, normalized_coords, tracer_args->normalized_coords)
-    lttng_ust_field_integer(uint32_t, addressing_mode, tracer_args->addressing_mode)
-    lttng_ust_field_integer(uint32_t, filter_mode, tracer_args->filter_mode)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSampler_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSampler_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueTask_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueTask_args *, tracer_args),
+/* clCreateCommandBufferKHR: [4] num_queues, [5] queues, [6] properties, [7] errcode_ret, [8] result, [3] status, [9] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint32_t, num_queues, tracer_args->num_queues)
-    lttng_ust_field_integer_hex(uintptr_t, queues, (uintptr_t)tracer_args->queues)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args),
+/* clFinalizeCommandBufferKHR: [4] command_buffer, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint32_t, num_queues, tracer_args->num_queues)
-    lttng_ust_field_integer_hex(uintptr_t, queues, (uintptr_t)tracer_args->queues)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandBufferKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandBufferKHR_args *, tracer_args),
+/* clRetainCommandBufferKHR: [4] command_buffer, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args),
+/* clReleaseCommandBufferKHR: [4] command_buffer, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clFinalizeCommandBufferKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clFinalizeCommandBufferKHR_args *, tracer_args),
+/* clEnqueueCommandBufferKHR: [4] num_queues, [5] queues, [6] command_buffer, [7] num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] queues_val, [11] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainCommandBufferKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainCommandBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseCommandBufferKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseCommandBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint32_t, num_queues, tracer_args->num_queues)
-    lttng_ust_field_integer_hex(uintptr_t, queues, (uintptr_t)tracer_args->queues)
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, queues_val, (const uintptr_t *)tracer_args->queues, size_t, tracer_args->queues ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint32_t, num_queues, tracer_args->num_queues)
-    lttng_ust_field_integer_hex(uintptr_t, queues, (uintptr_t)tracer_args->queues)
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueCommandBufferKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueCommandBufferKHR_args *, tracer_args),
+/* clCommandBarrierWithWaitListKHR: [4] command_buffer, [5] command_queue, [6] num_sync_points_in_wait_list, [7] sync_point_wait_list, [8] sync_point, [9] mutable_handle, [3] result, [10] sync_point_val, [11] mutable_handle_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, queues_val, (const uintptr_t *)tracer_args->queues, size_t, tracer_args->queues ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args),
+/* clCommandCopyBufferKHR: [4] command_buffer, [5] command_queue, [6] src_buffer, [7] dst_buffer, [8] src_offset, [9] dst_offset, [10] size, [11] num_sync_points_in_wait_list, [12] sync_point_wait_list, [13] sync_point, [14] mutable_handle, [3] result, [15] sync_point_val, [16] mutable_handle_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandBarrierWithWaitListKHR_args *, tracer_args),
+/* clCommandCopyBufferRectKHR: [4] command_buffer, [5] command_queue, [6] src_buffer, [7] dst_buffer, [8] src_origin, [9] dst_origin, [10] region, [11] src_row_pitch, [12] src_slice_pitch, [13] dst_row_pitch, [14] dst_slice_pitch, [15] num_sync_points_in_wait_list, [16] sync_point_wait_list, [17] sync_point, [18] mutable_handle, [3] result, [19] sync_point_val, [20] mutable_handle_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 21)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer(uint64_t, src_offset, tracer_args->src_offset)
-    lttng_ust_field_integer(uint64_t, dst_offset, tracer_args->dst_offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 21)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args),
+/* clCommandCopyBufferToImageKHR: [4] command_buffer, [5] command_queue, [6] src_buffer, [7] dst_image, [8] src_offset, [9] dst_origin, [10] region, [11] num_sync_points_in_wait_list, [12] sync_point_wait_list, [13] sync_point, [14] mutable_handle, [3] result, [15] sync_point_val, [16] mutable_handle_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer(uint64_t, src_offset, tracer_args->src_offset)
-    lttng_ust_field_integer(uint64_t, dst_offset, tracer_args->dst_offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferKHR_args *, tracer_args),
+/* clCommandCopyImageKHR: [4] command_buffer, [5] command_queue, [6] src_image, [7] dst_image, [8] src_origin, [9] dst_origin, [10] region, [11] num_sync_points_in_wait_list, [12] sync_point_wait_list, [13] sync_point, [14] mutable_handle, [3] result, [15] sync_point_val, [16] mutable_handle_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, src_row_pitch, tracer_args->src_row_pitch)
-    lttng_ust_field_integer(uint64_t, src_slice_pitch, tracer_args->src_slice_pitch)
-    lttng_ust_field_integer(uint64_t, dst_row_pitch, tracer_args->dst_row_pitch)
-    lttng_ust_field_integer(uint64_t, dst_slice_pitch, tracer_args->dst_slice_pitch)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args),
+/* clCommandCopyImageToBufferKHR: [4] command_buffer, [5] command_queue, [6] src_image, [7] dst_buffer, [8] src_origin, [9] region, [10] dst_offset, [11] num_sync_points_in_wait_list, [12] sync_point_wait_list, [13] sync_point, [14] mutable_handle, [3] result, [15] sync_point_val, [16] mutable_handle_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, src_row_pitch, tracer_args->src_row_pitch)
-    lttng_ust_field_integer(uint64_t, src_slice_pitch, tracer_args->src_slice_pitch)
-    lttng_ust_field_integer(uint64_t, dst_row_pitch, tracer_args->dst_row_pitch)
-    lttng_ust_field_integer(uint64_t, dst_slice_pitch, tracer_args->dst_slice_pitch)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferRectKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferRectKHR_args *, tracer_args),
+/* clCommandFillBufferKHR: [4] command_buffer, [5] command_queue, [6] buffer, [7] pattern, [8] pattern_size, [9] offset, [10] size, [11] num_sync_points_in_wait_list, [12] sync_point_wait_list, [13] sync_point, [14] mutable_handle, [3] result, [15] sync_point_val, [16] mutable_handle_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
-    lttng_ust_field_integer(uint64_t, src_offset, tracer_args->src_offset)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args),
+/* clCommandFillImageKHR: [4] command_buffer, [5] command_queue, [6] image, [7] fill_color, [8] origin, [9] region, [10] num_sync_points_in_wait_list, [11] sync_point_wait_list, [12] sync_point, [13] mutable_handle, [3] result, [14] sync_point_val, [15] mutable_handle_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_buffer, (uintptr_t)tracer_args->src_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
-    lttng_ust_field_integer(uint64_t, src_offset, tracer_args->src_offset)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyBufferToImageKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyBufferToImageKHR_args *, tracer_args),
+/* clCommandNDRangeKernelKHR: [4] command_buffer, [5] command_queue, [6] properties, [7] kernel, [8] work_dim, [9] global_work_offset, [10] global_work_size, [11] local_work_size, [12] num_sync_points_in_wait_list, [13] sync_point_wait_list, [14] sync_point, [15] mutable_handle, [3] result, [16] sync_point_val, [17] mutable_handle_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
-    lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args),
+/* clGetCommandBufferInfoKHR: [4] command_buffer, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
-    lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, dst_origin, (uintptr_t)tracer_args->dst_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageKHR_args *, tracer_args),
+/* clUpdateMutableCommandsKHR: [4] command_buffer, [5] mutable_config, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, dst_offset, tracer_args->dst_offset)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
-    lttng_ust_field_integer_hex(uintptr_t, dst_buffer, (uintptr_t)tracer_args->dst_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, src_origin, (uintptr_t)tracer_args->src_origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint64_t, dst_offset, tracer_args->dst_offset)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandCopyImageToBufferKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandCopyImageToBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
-    lttng_ust_field_integer(uint64_t, pattern_size, tracer_args->pattern_size)
-    lttng_ust_field_integer(uint64_t, offset, tracer_args->offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, buffer, (uintptr_t)tracer_args->buffer)
-    lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
-    lttng_ust_field_integer(uint64_t, pattern_size, tracer_args->pattern_size)
-    lttng_ust_field_integer(uint64_t, offset, tracer_args->offset)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillBufferKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillBufferKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer_hex(uintptr_t, fill_color, (uintptr_t)tracer_args->fill_color)
-    lttng_ust_field_integer_hex(uintptr_t, origin, (uintptr_t)tracer_args->origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, image, (uintptr_t)tracer_args->image)
-    lttng_ust_field_integer_hex(uintptr_t, fill_color, (uintptr_t)tracer_args->fill_color)
-    lttng_ust_field_integer_hex(uintptr_t, origin, (uintptr_t)tracer_args->origin)
-    lttng_ust_field_integer_hex(uintptr_t, region, (uintptr_t)tracer_args->region)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandFillImageKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandFillImageKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, work_dim, tracer_args->work_dim)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_offset, (uintptr_t)tracer_args->global_work_offset)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_size, (uintptr_t)tracer_args->global_work_size)
-    lttng_ust_field_integer_hex(uintptr_t, local_work_size, (uintptr_t)tracer_args->local_work_size)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, work_dim, tracer_args->work_dim)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_offset, (uintptr_t)tracer_args->global_work_offset)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_size, (uintptr_t)tracer_args->global_work_size)
-    lttng_ust_field_integer_hex(uintptr_t, local_work_size, (uintptr_t)tracer_args->local_work_size)
-    lttng_ust_field_integer(uint32_t, num_sync_points_in_wait_list, tracer_args->num_sync_points_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point_wait_list, (uintptr_t)tracer_args->sync_point_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, sync_point, (uintptr_t)tracer_args->sync_point)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_handle, (uintptr_t)tracer_args->mutable_handle)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCommandNDRangeKernelKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCommandNDRangeKernelKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint32_t, sync_point_val, (const uint32_t *)tracer_args->sync_point, size_t, tracer_args->sync_point ? 1 : 0)
-    lttng_ust_field_sequence_hex(uintptr_t, mutable_handle_val, (const uintptr_t *)tracer_args->mutable_handle, size_t, tracer_args->mutable_handle ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetCommandBufferInfoKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetCommandBufferInfoKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_config, (uintptr_t)tracer_args->mutable_config)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_buffer, (uintptr_t)tracer_args->command_buffer)
-    lttng_ust_field_integer_hex(uintptr_t, mutable_config, (uintptr_t)tracer_args->mutable_config)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
     lttng_ust_field_sequence_hex(uint8_t, mutable_config_bytes, (const uint8_t *)tracer_args->mutable_config, size_t, tracer_clamp((tracer_args->mutable_config ? 1 : 0) * sizeof(*tracer_args->mutable_config), TRACER_MAX_BYTES))
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clUpdateMutableCommandsKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clUpdateMutableCommandsKHR_args *, tracer_args),
+/* clGetMutableCommandInfoKHR: [4] command, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command, (uintptr_t)tracer_args->command)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args),
+/* clSetMemObjectDestructorAPPLE: [4] memobj, [5] pfn_notify, [6] user_data, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command, (uintptr_t)tracer_args->command)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMutableCommandInfoKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMutableCommandInfoKHR_args *, tracer_args),
+/* clLogMessagesToSystemLogAPPLE: [4] errstr, [5] private_info, [6] cb, [7] user_data */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, memobj, (uintptr_t)tracer_args->memobj)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_notify, (uintptr_t)tracer_args->pfn_notify)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetMemObjectDestructorAPPLE_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
-    lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
-    lttng_ust_field_integer(uint64_t, cb, tracer_args->cb)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
     lttng_ust_field_string(errstr_str, tracer_args->errstr ? tracer_args->errstr : "")
-    lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
-    lttng_ust_field_integer(uint64_t, cb, tracer_args->cb)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToSystemLogAPPLE_args *, tracer_args),
+/* clLogMessagesToStdoutAPPLE: [4] errstr, [5] private_info, [6] cb, [7] user_data */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
-    lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
-    lttng_ust_field_integer(uint64_t, cb, tracer_args->cb)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
     lttng_ust_field_string(errstr_str, tracer_args->errstr ? tracer_args->errstr : "")
-    lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
-    lttng_ust_field_integer(uint64_t, cb, tracer_args->cb)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStdoutAPPLE_args *, tracer_args),
+/* clLogMessagesToStderrAPPLE: [4] errstr, [5] private_info, [6] cb, [7] user_data */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
-    lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
-    lttng_ust_field_integer(uint64_t, cb, tracer_args->cb)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, errstr, (uintptr_t)tracer_args->errstr)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
     lttng_ust_field_string(errstr_str, tracer_args->errstr ? tracer_args->errstr : "")
-    lttng_ust_field_integer_hex(uintptr_t, private_info, (uintptr_t)tracer_args->private_info)
-    lttng_ust_field_integer(uint64_t, cb, tracer_args->cb)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clLogMessagesToStderrAPPLE_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clLogMessagesToStderrAPPLE_args *, tracer_args),
+/* clIcdGetPlatformIDsKHR: [4] num_entries, [5] platforms, [6] num_platforms, [3] result, [7] platforms_val, [8] num_platforms_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
-    lttng_ust_field_integer_hex(uintptr_t, platforms, (uintptr_t)tracer_args->platforms)
-    lttng_ust_field_integer_hex(uintptr_t, num_platforms, (uintptr_t)tracer_args->num_platforms)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args),
+/* clCreateProgramWithILKHR: [4] context, [5] il, [6] length, [7] errcode_ret, [8] result, [3] status, [9] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, platforms_val, (const uintptr_t *)tracer_args->platforms, size_t, tracer_args->platforms ? 1 : 0)
-    lttng_ust_field_sequence(uint32_t, num_platforms_val, (const uint32_t *)tracer_args->num_platforms, size_t, tracer_args->num_platforms ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
-    lttng_ust_field_integer_hex(uintptr_t, platforms, (uintptr_t)tracer_args->platforms)
-    lttng_ust_field_integer_hex(uintptr_t, num_platforms, (uintptr_t)tracer_args->num_platforms)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clIcdGetPlatformIDsKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clIcdGetPlatformIDsKHR_args *, tracer_args),
+/* clTerminateContextKHR: [4] context, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, platforms_val, (const uintptr_t *)tracer_args->platforms, size_t, tracer_args->platforms ? 1 : 0)
-    lttng_ust_field_sequence(uint32_t, num_platforms_val, (const uint32_t *)tracer_args->num_platforms, size_t, tracer_args->num_platforms ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, il, (uintptr_t)tracer_args->il)
-    lttng_ust_field_integer(uint64_t, length, tracer_args->length)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args),
+/* clCreateCommandQueueWithPropertiesKHR: [4] context, [5] device, [6] properties, [7] errcode_ret, [8] result, [3] status, [9] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, il, (uintptr_t)tracer_args->il)
-    lttng_ust_field_integer(uint64_t, length, tracer_args->length)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateProgramWithILKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateProgramWithILKHR_args *, tracer_args),
+/* clReleaseDeviceEXT: [4] device, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args),
+/* clRetainDeviceEXT: [4] device, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clTerminateContextKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clTerminateContextKHR_args *, tracer_args),
+/* clCreateSubDevicesEXT: [4] in_device, [5] properties, [6] num_entries, [7] out_devices, [8] num_devices, [3] result, [9] out_devices_val, [10] num_devices_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args),
+/* clEnqueueMigrateMemObjectEXT: [4] command_queue, [5] num_mem_objects, [6] mem_objects, [7] flags, [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateCommandQueueWithPropertiesKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseDeviceEXT_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseDeviceEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainDeviceEXT_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainDeviceEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
-    lttng_ust_field_integer_hex(uintptr_t, out_devices, (uintptr_t)tracer_args->out_devices)
-    lttng_ust_field_integer_hex(uintptr_t, num_devices, (uintptr_t)tracer_args->num_devices)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, out_devices_val, (const uintptr_t *)tracer_args->out_devices, size_t, tracer_args->out_devices ? 1 : 0)
-    lttng_ust_field_sequence(uint32_t, num_devices_val, (const uint32_t *)tracer_args->num_devices, size_t, tracer_args->num_devices ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint32_t, num_entries, tracer_args->num_entries)
-    lttng_ust_field_integer_hex(uintptr_t, out_devices, (uintptr_t)tracer_args->out_devices)
-    lttng_ust_field_integer_hex(uintptr_t, num_devices, (uintptr_t)tracer_args->num_devices)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSubDevicesEXT_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSubDevicesEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, out_devices_val, (const uintptr_t *)tracer_args->out_devices, size_t, tracer_args->out_devices ? 1 : 0)
-    lttng_ust_field_sequence(uint32_t, num_devices_val, (const uint32_t *)tracer_args->num_devices, size_t, tracer_args->num_devices ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemObjectEXT_args *, tracer_args),
+/* clGetDeviceImageInfoQCOM: [4] device, [5] image_width, [6] image_height, [7] image_format, [8] param_name, [9] param_value_size, [10] param_value, [11] param_value_size_ret, [3] result, [12] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint64_t, image_width, tracer_args->image_width)
-    lttng_ust_field_integer(uint64_t, image_height, tracer_args->image_height)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint64_t, image_width, tracer_args->image_width)
-    lttng_ust_field_integer(uint64_t, image_height, tracer_args->image_height)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t, tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format), TRACER_MAX_BYTES))
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetDeviceImageInfoQCOM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetDeviceImageInfoQCOM_args *, tracer_args),
+/* clEnqueueAcquireGrallocObjectsIMG: [4] command_queue, [5] num_objects, [6] mem_objects, [7] num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_objects, tracer_args->num_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_objects, tracer_args->num_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireGrallocObjectsIMG_args *, tracer_args),
+/* clEnqueueReleaseGrallocObjectsIMG: [4] command_queue, [5] num_objects, [6] mem_objects, [7] num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_objects, tracer_args->num_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_objects, tracer_args->num_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseGrallocObjectsIMG_args *, tracer_args),
+/* clEnqueueGenerateMipmapIMG: [4] command_queue, [5] src_image, [6] dst_image, [7] mipmap_filter_mode, [8] array_region, [9] mip_region, [10] num_events_in_wait_list, [11] event_wait_list, [12] event, [3] result, [13] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
-    lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
-    lttng_ust_field_integer(uint32_t, mipmap_filter_mode, tracer_args->mipmap_filter_mode)
-    lttng_ust_field_integer_hex(uintptr_t, array_region, (uintptr_t)tracer_args->array_region)
-    lttng_ust_field_integer_hex(uintptr_t, mip_region, (uintptr_t)tracer_args->mip_region)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, src_image, (uintptr_t)tracer_args->src_image)
-    lttng_ust_field_integer_hex(uintptr_t, dst_image, (uintptr_t)tracer_args->dst_image)
-    lttng_ust_field_integer(uint32_t, mipmap_filter_mode, tracer_args->mipmap_filter_mode)
-    lttng_ust_field_integer_hex(uintptr_t, array_region, (uintptr_t)tracer_args->array_region)
-    lttng_ust_field_integer_hex(uintptr_t, mip_region, (uintptr_t)tracer_args->mip_region)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueGenerateMipmapIMG_args *, tracer_args),
+/* clGetKernelSubGroupInfoKHR: [4] in_kernel, [5] in_device, [6] param_name, [7] input_value_size, [8] input_value, [9] param_value_size, [10] param_value, [11] param_value_size_ret, [3] result, [12] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, in_kernel, (uintptr_t)tracer_args->in_kernel)
-    lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, input_value_size, tracer_args->input_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, input_value, (uintptr_t)tracer_args->input_value)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args),
+/* clGetKernelSuggestedLocalWorkSizeKHR: [4] command_queue, [5] kernel, [6] work_dim, [7] global_work_offset, [8] global_work_size, [9] suggested_local_work_size, [3] result, [10] suggested_local_work_size_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, in_kernel, (uintptr_t)tracer_args->in_kernel)
-    lttng_ust_field_integer_hex(uintptr_t, in_device, (uintptr_t)tracer_args->in_device)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, input_value_size, tracer_args->input_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, input_value, (uintptr_t)tracer_args->input_value)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSubGroupInfoKHR_args *, tracer_args),
+/* clEnqueueAcquireExternalMemObjectsKHR: [4] command_queue, [5] num_mem_objects, [6] mem_objects, [7] num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, work_dim, tracer_args->work_dim)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_offset, (uintptr_t)tracer_args->global_work_offset)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_size, (uintptr_t)tracer_args->global_work_size)
-    lttng_ust_field_integer_hex(uintptr_t, suggested_local_work_size, (uintptr_t)tracer_args->suggested_local_work_size)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, suggested_local_work_size_val, (const uint64_t *)tracer_args->suggested_local_work_size, size_t, tracer_args->suggested_local_work_size ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, work_dim, tracer_args->work_dim)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_offset, (uintptr_t)tracer_args->global_work_offset)
-    lttng_ust_field_integer_hex(uintptr_t, global_work_size, (uintptr_t)tracer_args->global_work_size)
-    lttng_ust_field_integer_hex(uintptr_t, suggested_local_work_size, (uintptr_t)tracer_args->suggested_local_work_size)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, suggested_local_work_size_val, (const uint64_t *)tracer_args->suggested_local_work_size, size_t, tracer_args->suggested_local_work_size ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args *, tracer_args),
+/* clEnqueueReleaseExternalMemObjectsKHR: [4] command_queue, [5] num_mem_objects, [6] mem_objects, [7] num_events_in_wait_list, [8] event_wait_list, [9] event, [3] result, [10] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_mem_objects, tracer_args->num_mem_objects)
-    lttng_ust_field_integer_hex(uintptr_t, mem_objects, (uintptr_t)tracer_args->mem_objects)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args *, tracer_args),
+/* clGetSemaphoreHandleForTypeKHR: [4] sema_object, [5] device, [6] handle_type, [7] handle_size, [8] handle_ptr, [9] handle_size_ret, [3] result, [10] handle_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint32_t, handle_type, tracer_args->handle_type)
-    lttng_ust_field_integer(uint64_t, handle_size, tracer_args->handle_size)
-    lttng_ust_field_integer_hex(uintptr_t, handle_ptr, (uintptr_t)tracer_args->handle_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, handle_size_ret, (uintptr_t)tracer_args->handle_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args),
+/* clCreateSemaphoreWithPropertiesKHR: [4] context, [5] sema_props, [6] errcode_ret, [7] result, [3] status, [8] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, handle_size_ret_val, (const uint64_t *)tracer_args->handle_size_ret, size_t, tracer_args->handle_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer(uint32_t, handle_type, tracer_args->handle_type)
-    lttng_ust_field_integer(uint64_t, handle_size, tracer_args->handle_size)
-    lttng_ust_field_integer_hex(uintptr_t, handle_ptr, (uintptr_t)tracer_args->handle_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, handle_size_ret, (uintptr_t)tracer_args->handle_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreHandleForTypeKHR_args *, tracer_args),
+/* clEnqueueWaitSemaphoresKHR: [4] command_queue, [5] num_sema_objects, [6] sema_objects, [7] sema_payload_list, [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, handle_size_ret_val, (const uint64_t *)tracer_args->handle_size_ret, size_t, tracer_args->handle_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, sema_props, (uintptr_t)tracer_args->sema_props)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, sema_props, (uintptr_t)tracer_args->sema_props)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateSemaphoreWithPropertiesKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_sema_objects, tracer_args->num_sema_objects)
-    lttng_ust_field_integer_hex(uintptr_t, sema_objects, (uintptr_t)tracer_args->sema_objects)
-    lttng_ust_field_integer_hex(uintptr_t, sema_payload_list, (uintptr_t)tracer_args->sema_payload_list)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_sema_objects, tracer_args->num_sema_objects)
-    lttng_ust_field_integer_hex(uintptr_t, sema_objects, (uintptr_t)tracer_args->sema_objects)
-    lttng_ust_field_integer_hex(uintptr_t, sema_payload_list, (uintptr_t)tracer_args->sema_payload_list)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueWaitSemaphoresKHR_args *, tracer_args),
+/* clEnqueueSignalSemaphoresKHR: [4] command_queue, [5] num_sema_objects, [6] sema_objects, [7] sema_payload_list, [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_sema_objects, tracer_args->num_sema_objects)
-    lttng_ust_field_integer_hex(uintptr_t, sema_objects, (uintptr_t)tracer_args->sema_objects)
-    lttng_ust_field_integer_hex(uintptr_t, sema_payload_list, (uintptr_t)tracer_args->sema_payload_list)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_sema_objects, tracer_args->num_sema_objects)
-    lttng_ust_field_integer_hex(uintptr_t, sema_objects, (uintptr_t)tracer_args->sema_objects)
-    lttng_ust_field_integer_hex(uintptr_t, sema_payload_list, (uintptr_t)tracer_args->sema_payload_list)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSignalSemaphoresKHR_args *, tracer_args),
+/* clGetSemaphoreInfoKHR: [4] sema_object, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args),
+/* clReleaseSemaphoreKHR: [4] sema_object, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetSemaphoreInfoKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetSemaphoreInfoKHR_args *, tracer_args),
+/* clRetainSemaphoreKHR: [4] sema_object, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args),
+/* clImportMemoryARM: [4] context, [5] flags, [6] properties, [7] memory, [8] size, [9] errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseSemaphoreKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseSemaphoreKHR_args *, tracer_args),
+/* clSVMAllocARM: [4] context, [5] flags, [6] size, [7] alignment, [8] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args),
+/* clSVMFreeARM: [4] context, [5] svm_pointer */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, sema_object, (uintptr_t)tracer_args->sema_object)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainSemaphoreKHR_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainSemaphoreKHR_args *, tracer_args),
+/* clEnqueueSVMFreeARM: [4] command_queue, [5] num_svm_pointers, [6] svm_pointers, [7] pfn_free_func, [8] user_data, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, memory, (uintptr_t)tracer_args->memory)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer_hex(uintptr_t, memory, (uintptr_t)tracer_args->memory)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clImportMemoryARM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clImportMemoryARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, alignment, tracer_args->alignment)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, alignment, tracer_args->alignment)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMAllocARM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMAllocARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, svm_pointer, (uintptr_t)tracer_args->svm_pointer)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, svm_pointer, (uintptr_t)tracer_args->svm_pointer)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSVMFreeARM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSVMFreeARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_free_func, (uintptr_t)tracer_args->pfn_free_func)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, num_svm_pointers, tracer_args->num_svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, svm_pointers, (uintptr_t)tracer_args->svm_pointers)
-    lttng_ust_field_integer_hex(uintptr_t, pfn_free_func, (uintptr_t)tracer_args->pfn_free_func)
-    lttng_ust_field_integer_hex(uintptr_t, user_data, (uintptr_t)tracer_args->user_data)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMFreeARM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMFreeARM_args *, tracer_args),
+/* clEnqueueSVMMemcpyARM: [4] command_queue, [5] blocking_copy, [6] dst_ptr, [7] src_ptr, [8] size, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, blocking_copy, tracer_args->blocking_copy)
-    lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, src_ptr, (uintptr_t)tracer_args->src_ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, blocking_copy, tracer_args->blocking_copy)
-    lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, src_ptr, (uintptr_t)tracer_args->src_ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemcpyARM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemcpyARM_args *, tracer_args),
+/* clEnqueueSVMMemFillARM: [4] command_queue, [5] svm_ptr, [6] pattern, [7] pattern_size, [8] size, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
-    lttng_ust_field_integer(uint64_t, pattern_size, tracer_args->pattern_size)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
-    lttng_ust_field_integer(uint64_t, pattern_size, tracer_args->pattern_size)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMemFillARM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMemFillARM_args *, tracer_args),
+/* clEnqueueSVMMapARM: [4] command_queue, [5] blocking_map, [6] flags, [7] svm_ptr, [8] size, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, blocking_map, tracer_args->blocking_map)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMMapARM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMMapARM_args *, tracer_args),
+/* clEnqueueSVMUnmapARM: [4] command_queue, [5] svm_ptr, [6] num_events_in_wait_list, [7] event_wait_list, [8] event, [3] result, [9] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, svm_ptr, (uintptr_t)tracer_args->svm_ptr)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueSVMUnmapARM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueSVMUnmapARM_args *, tracer_args),
+/* clSetKernelArgSVMPointerARM: [4] kernel, [5] arg_index, [6] arg_value, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
-    lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args),
+/* clSetKernelExecInfoARM: [4] kernel, [5] param_name, [6] param_value_size, [7] param_value, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
-    lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgSVMPointerARM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgSVMPointerARM_args *, tracer_args),
+/* clCreateAcceleratorINTEL: [4] context, [5] accelerator_type, [6] descriptor_size, [7] descriptor, [8] errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args),
+/* clGetAcceleratorInfoINTEL: [4] accelerator, [5] param_name, [6] param_value_size, [7] param_value, [8] param_value_size_ret, [3] result, [9] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelExecInfoARM_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelExecInfoARM_args *, tracer_args),
+/* clRetainAcceleratorINTEL: [4] accelerator, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, accelerator_type, tracer_args->accelerator_type)
-    lttng_ust_field_integer(uint64_t, descriptor_size, tracer_args->descriptor_size)
-    lttng_ust_field_integer_hex(uintptr_t, descriptor, (uintptr_t)tracer_args->descriptor)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args),
+/* clReleaseAcceleratorINTEL: [4] accelerator, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer(uint32_t, accelerator_type, tracer_args->accelerator_type)
-    lttng_ust_field_integer(uint64_t, descriptor_size, tracer_args->descriptor_size)
-    lttng_ust_field_integer_hex(uintptr_t, descriptor, (uintptr_t)tracer_args->descriptor)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateAcceleratorINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateAcceleratorINTEL_args *, tracer_args),
+/* clHostMemAllocINTEL: [4] context, [5] properties, [6] size, [7] alignment, [8] errcode_ret, [9] result, [3] status, [10] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args),
+/* clDeviceMemAllocINTEL: [4] context, [5] device, [6] properties, [7] size, [8] alignment, [9] errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetAcceleratorInfoINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetAcceleratorInfoINTEL_args *, tracer_args),
+/* clSharedMemAllocINTEL: [4] context, [5] device, [6] properties, [7] size, [8] alignment, [9] errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args),
+/* clMemFreeINTEL: [4] context, [5] ptr, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clRetainAcceleratorINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clRetainAcceleratorINTEL_args *, tracer_args),
+/* clMemBlockingFreeINTEL: [4] context, [5] ptr, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args),
+/* clGetMemAllocInfoINTEL: [4] context, [5] ptr, [6] param_name, [7] param_value_size, [8] param_value, [9] param_value_size_ret, [3] result, [10] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, accelerator, (uintptr_t)tracer_args->accelerator)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clReleaseAcceleratorINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clReleaseAcceleratorINTEL_args *, tracer_args),
+/* clSetKernelArgMemPointerINTEL: [4] kernel, [5] arg_index, [6] arg_value, [3] result */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, alignment, tracer_args->alignment)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args),
+/* clEnqueueMemFillINTEL: [4] command_queue, [5] dst_ptr, [6] pattern, [7] pattern_size, [8] size, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, alignment, tracer_args->alignment)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clHostMemAllocINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clHostMemAllocINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, alignment, tracer_args->alignment)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, alignment, tracer_args->alignment)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clDeviceMemAllocINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clDeviceMemAllocINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, alignment, tracer_args->alignment)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, device, (uintptr_t)tracer_args->device)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, alignment, tracer_args->alignment)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSharedMemAllocINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSharedMemAllocINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemFreeINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clMemFreeINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clMemBlockingFreeINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clMemBlockingFreeINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetMemAllocInfoINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetMemAllocInfoINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
-    lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, kernel, (uintptr_t)tracer_args->kernel)
-    lttng_ust_field_integer(uint32_t, arg_index, tracer_args->arg_index)
-    lttng_ust_field_integer_hex(uintptr_t, arg_value, (uintptr_t)tracer_args->arg_value)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clSetKernelArgMemPointerINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
-    lttng_ust_field_integer(uint64_t, pattern_size, tracer_args->pattern_size)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, pattern, (uintptr_t)tracer_args->pattern)
-    lttng_ust_field_integer(uint64_t, pattern_size, tracer_args->pattern_size)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemFillINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemFillINTEL_args *, tracer_args),
+/* clEnqueueMemcpyINTEL: [4] command_queue, [5] blocking, [6] dst_ptr, [7] src_ptr, [8] size, [9] num_events_in_wait_list, [10] event_wait_list, [11] event, [3] result, [12] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, blocking, tracer_args->blocking)
-    lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, src_ptr, (uintptr_t)tracer_args->src_ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer(uint32_t, blocking, tracer_args->blocking)
-    lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, src_ptr, (uintptr_t)tracer_args->src_ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemcpyINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemcpyINTEL_args *, tracer_args),
+/* clEnqueueMemAdviseINTEL: [4] command_queue, [5] ptr, [6] size, [7] advice, [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, advice, tracer_args->advice)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, advice, tracer_args->advice)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemAdviseINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemAdviseINTEL_args *, tracer_args),
+/* clEnqueueMigrateMemINTEL: [4] command_queue, [5] ptr, [6] size, [7] flags, [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, ptr, (uintptr_t)tracer_args->ptr)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMigrateMemINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMigrateMemINTEL_args *, tracer_args),
+/* clEnqueueMemsetINTEL: [4] command_queue, [5] dst_ptr, [6] value, [7] size, [8] num_events_in_wait_list, [9] event_wait_list, [10] event, [3] result, [11] event_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
-    lttng_ust_field_integer(int32_t, value, tracer_args->value)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, command_queue, (uintptr_t)tracer_args->command_queue)
-    lttng_ust_field_integer_hex(uintptr_t, dst_ptr, (uintptr_t)tracer_args->dst_ptr)
-    lttng_ust_field_integer(int32_t, value, tracer_args->value)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer(uint32_t, num_events_in_wait_list, tracer_args->num_events_in_wait_list)
-    lttng_ust_field_integer_hex(uintptr_t, event_wait_list, (uintptr_t)tracer_args->event_wait_list)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uintptr_t, event_wait_list_vals, (const uintptr_t *)tracer_args->event_wait_list, size_t, tracer_clamp(tracer_args->event_wait_list ? (size_t)(tracer_args->num_events_in_wait_list) : 0, TRACER_MAX_ELEMENTS))
-    lttng_ust_field_integer_hex(uintptr_t, event, (uintptr_t)tracer_args->event)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clEnqueueMemsetINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clEnqueueMemsetINTEL_args *, tracer_args),
+/* clCreateBufferWithPropertiesINTEL: [4] context, [5] properties, [6] flags, [7] size, [8] host_ptr, [9] errcode_ret, [10] result, [3] status, [11] errcode_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence_hex(uintptr_t, event_val, (const uintptr_t *)tracer_args->event, size_t, tracer_args->event ? 1 : 0)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args),
+/* clGetImageRequirementsInfoEXT: [4] context, [5] properties, [6] flags, [7] image_format, [8] image_desc, [9] param_name, [10] param_value_size, [11] param_value, [12] param_value_size_ret, [3] result, [13] param_value_size_ret_val */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT,
+  LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args),
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full,
+  LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer(uint64_t, size, tracer_args->size)
-    lttng_ust_field_integer_hex(uintptr_t, host_ptr, (uintptr_t)tracer_args->host_ptr)
-    lttng_ust_field_integer_hex(uintptr_t, errcode_ret, (uintptr_t)tracer_args->errcode_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clCreateBufferWithPropertiesINTEL_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer_hex(uintptr_t, result, (uintptr_t)tracer_args->tracer_result)
-    lttng_ust_field_sequence(int32_t, errcode_ret_val, (const int32_t *)tracer_args->errcode_ret, size_t, tracer_args->errcode_ret ? 1 : 0)
-    lttng_ust_field_integer(int64_t, status, tracer_args->tracer_status)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_entry,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
-    lttng_ust_field_integer_hex(uintptr_t, image_desc, (uintptr_t)tracer_args->image_desc)
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_entry_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer_hex(uintptr_t, context, (uintptr_t)tracer_args->context)
-    lttng_ust_field_integer_hex(uintptr_t, properties, (uintptr_t)tracer_args->properties)
-    lttng_ust_field_integer(uint64_t, flags, tracer_args->flags)
-    lttng_ust_field_integer_hex(uintptr_t, image_format, (uintptr_t)tracer_args->image_format)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
     lttng_ust_field_sequence_hex(uint8_t, image_format_bytes, (const uint8_t *)tracer_args->image_format, size_t, tracer_clamp((tracer_args->image_format ? 1 : 0) * sizeof(*tracer_args->image_format), TRACER_MAX_BYTES))
-    lttng_ust_field_integer_hex(uintptr_t, image_desc, (uintptr_t)tracer_args->image_desc)
     lttng_ust_field_sequence_hex(uint8_t, image_desc_bytes, (const uint8_t *)tracer_args->image_desc, size_t, tracer_clamp((tracer_args->image_desc ? 1 : 0) * sizeof(*tracer_args->image_desc), TRACER_MAX_BYTES))
-    lttng_ust_field_integer(uint32_t, param_name, tracer_args->param_name)
-    lttng_ust_field_integer(uint64_t, param_value_size, tracer_args->param_value_size)
-    lttng_ust_field_integer_hex(uintptr_t, param_value, (uintptr_t)tracer_args->param_value)
-    lttng_ust_field_integer_hex(uintptr_t, param_value_size_ret, (uintptr_t)tracer_args->param_value_size_ret)
-  )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_opencl, clGetImageRequirementsInfoEXT_exit_full,
-  LTTNG_UST_TP_ARGS(const struct opencl_clGetImageRequirementsInfoEXT_args *, tracer_args),
-  LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_integer(int32_t, pid, tracer_pid())
-    lttng_ust_field_integer(int32_t, tid, tracer_tid())
-    lttng_ust_field_integer(uint64_t, start, tracer_args->tracer_start)
-    lttng_ust_field_integer(int32_t, result, tracer_args->tracer_result)
-    lttng_ust_field_sequence(uint64_t, param_value_size_ret_val, (const uint64_t *)tracer_args->param_value_size_ret, size_t, tracer_args->param_value_size_ret ? 1 : 0)
   )
 )
 

@@ -4,9 +4,9 @@ def by_name: map({key: .name, value: .}) | from_entries;
 def show: if . == null then "absent" else tostring end;
 
 $manifest[0] as $m
-| [.backends[]? | select(.name == "opencl")] as $bs
+| [.backends[]? | select(.name == $backend)] as $bs
 | if ($bs | length) != 1 then
-    "backends: expected one backend \"opencl\", found \($bs | length) (names: \([.backends[]?.name] | tostring))"
+    "backends: expected one backend \"\($backend)\", found \($bs | length) (names: \([.backends[]?.name] | tostring))"
   else
     $bs[0] as $b
     | ($b.host // []) as $hosts
@@ -52,6 +52,6 @@ $manifest[0] as $m
         (select($b.processes != $m.processes)
          | "processes: tally \($b.processes | show), the app used \($m.processes)"),
         (select($b.threads != $m.threads)
-         | "threads: tally \($b.threads | show), threads that made OpenCL calls: \($m.threads)")
+         | "threads: tally \($b.threads | show), threads that made \($backend) calls: \($m.threads)")
       )
   end

@@ -107,14 +107,15 @@ same_manifest() {
   fi
 }
 
-# compare_tally TALLY MANIFEST: every count of the app's manifest equals the tally's.
+# compare_tally TALLY MANIFEST: every count of the app's manifest equals the tally's, for
+# backend $E2E_BACKEND (default opencl).
 compare_tally() {
   jq -e . "$1" >/dev/null 2>&1 || {
     echo "FAIL: $e2e_name: the tally $1 is not JSON:" >&2
     head -c 2000 "$1" >&2
     exit 1
   }
-  mismatches=$(jq -r --slurpfile manifest "$2" -f "$e2e_dir/compare.jq" "$1") ||
+  mismatches=$(jq -r --arg backend "${E2E_BACKEND:-opencl}" --slurpfile manifest "$2" -f "$e2e_dir/compare.jq" "$1") ||
     fail "jq could not compare $1 with $2"
   if [ -n "$mismatches" ]; then
     echo "FAIL: $e2e_name: the tracer's tally differs from the app's own count:" >&2

@@ -35,6 +35,28 @@ while IFS="$tab" read -r event text; do
 done <"$tmp/expect.tsv"
 echo "$checked decoded values checked in $(wc -l <"$tmp/trace.txt") event lines"
 
+# One event per call comes back as two lines: per thread, entries and exits pair up as a
+# stack (nested calls inside their caller), and times never go back.
+awk '
+  match($0, /tid: [0-9]+ - [^ ]+:[A-Za-z0-9_]+_(entry|exit): /) {
+    split(substr($0, RSTART, RLENGTH), w, /[ :]+/)
+    tid = w[2]; name = w[5]; t = $1
+    if (t < last[tid]) { print "time goes back on thread " tid ": " $0; bad = 1 }
+    last[tid] = t
+    if (name ~ /_entry$/) { sub(/_entry$/, "", name); stack[tid, ++depth[tid]] = name; calls++ }
+    else {
+      sub(/_exit$/, "", name)
+      if (depth[tid] < 1 || stack[tid, depth[tid]] != name) { print "unpaired exit: " $0; bad = 1 }
+      else depth[tid]--
+    }
+  }
+  END {
+    for (tid in depth) if (depth[tid]) { print "thread " tid ": " depth[tid] " calls never exit"; bad = 1 }
+    if (!calls) { print "no call lines"; bad = 1 }
+    exit bad
+  }' "$tmp/trace.txt" >"$tmp/pairs.txt" || fail "-t lines do not pair up: $(head -3 "$tmp/pairs.txt")"
+echo "entry and exit lines pair up per thread, in time order"
+
 # The same trace through both decoders, event for event, field for field.
 LC_ALL=C babeltrace2 --clock-cycles --no-delta "$tmp/trace" >"$tmp/bt2.txt"
 "$ctf_dump" "$tmp/trace" >"$tmp/ours.txt" || fail "ctf_dump failed"

@@ -1,0 +1,24 @@
+/* view_record: the record of one call, the array of 64-bit slots that every event of a
+ * call starts with (runtime/tracer_runtime.h, docs/trace-format.md). After the four head
+ * slots come the arguments as passed (one slot per scalar param), the result when it is
+ * not the status already packed in slot 3, and the values behind out-pointers to one
+ * scalar. The view gets, per function:
+ *   record_length             slots in all
+ *   in_slots, out_slots       {index, value}: C expressions filling the slots before
+ *                             and after the call
+ *   slots                     {name, index, size, kind, at_exit, present_if}: how the
+ *                             analyses decode each named slot (events.c.tmpl)
+ *   slot_summary              a comment line: "[4] num_entries, [5] platforms, ..."
+ */
+#ifndef APIGEN_VIEW_RECORD_H
+#define APIGEN_VIEW_RECORD_H
+
+#include "model.h"
+#include "tree.h"
+
+/* status_in_head: the call's status is its result (so a result of at most 4 bytes needs
+ * no slot of its own). status_param: the status out-param's name, or NULL. */
+void view_record_build(const struct model_function *f, bool status_in_head,
+                       const char *status_param, struct tree *fn);
+
+#endif

@@ -1,0 +1,99 @@
+/* tracer_calibration: what tracing costs, measured inside a traced process, so that every
+ * report can say how much of the run the tracer itself took (docs/trace-format.md).
+ *
+ * The tracer asks for the calibration (TRACER_CALIBRATE=1) when its cache has none for
+ * this machine and clock; the first traced process runs it once, before the app's main.
+ * It calls an empty function the way the generated interposers call the real one (the
+ * in-flight stack, two clock reads, a record filled, one event written) against the
+ * same loop calling it bare, with records of two sizes, the median of several rounds after
+ * one that warms up. Enough events pass to fill sub-buffers, so that their switches are
+ * in the cost. It takes some 20 ms and about 5 MB of trace in a session of its own.
+ */
+#include "tracer_tracepoints.h"
+
+#include <stdlib.h>
+
+#include "tracer_calibration.h"
+#include "tracer_runtime.h"
+
+enum { SAMPLES = 10000, ROUNDS = 5, SMALL = 4, LARGE = 20 };
+
+/* What the calibration calls in place of an API function: nothing, out of line. */
+static void __attribute__((noinline)) empty_call(void) { __asm__ volatile(""); }
+static void (*volatile real_call)(void) = empty_call;
+
+uint64_t tracer_clock_read_cost(void) {
+  uint64_t least = UINT64_MAX;
+  for (int i = 0; i < 256; i++) {
+    uint64_t a = tracer_now();
+    uint64_t b = tracer_now();
+    if (b - a < least)
+      least = b - a;
+  }
+  return least;
+}
+
+static uint64_t ns_since(const struct timespec *t0) {
+  struct timespec t1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  return (uint64_t)(t1.tv_sec - t0->tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec -
+         (uint64_t)t0->tv_nsec;
+}
+
+static int compare_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The median time of ROUNDS rounds of SAMPLES calls, traced as an interposer traces them
+ * with a record of `count` slots, or bare, after one round that is not counted (it pays
+ * for first touches of the buffers' pages and caches). */
+static uint64_t loop_ns(unsigned count, bool traced) {
+  uint64_t rounds[ROUNDS + 1];
+  uint64_t slots[LARGE];
+  for (int round = 0; round <= ROUNDS; round++) {
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (unsigned i = 0; i < SAMPLES; i++) {
+      if (!traced) {
+        real_call();
+        continue;
+      }
+      for (unsigned k = 4; k < count; k++)
+        slots[k] = i + k;
+      unsigned depth = tracer_inflight_push("calibration", 0);
+      slots[0] = tracer_now();
+      tracer_inflight_started(depth, slots[0]);
+      real_call();
+      slots[1] = tracer_now();
+      tracer_inflight_pop();
+      slots[2] = tracer_record_ids();
+      slots[3] = tracer_record_call(0, depth, 0);
+      lttng_ust_tracepoint(lttng_ust_tracer, calibration_sample, slots, count);
+    }
+    rounds[round] = ns_since(&t0);
+  }
+  qsort(rounds + 1, ROUNDS, sizeof *rounds, compare_u64);
+  return rounds[1 + ROUNDS / 2];
+}
+
+void tracer_calibrate_if_asked(void) {
+  const char *asked = getenv("TRACER_CALIBRATE");
+  if (!asked || *asked != '1' ||
+      !lttng_ust_tracepoint_enabled(lttng_ust_tracer, calibration_sample))
+    return;
+  unsetenv("TRACER_CALIBRATE"); /* once per run, not in every child */
+  double bare = (double)loop_ns(SMALL, false);
+  double small = ((double)loop_ns(SMALL, true) - bare) / SAMPLES;
+  double large = ((double)loop_ns(LARGE, true) - bare) / SAMPLES;
+  double per_byte = (large - small) / ((LARGE - SMALL) * sizeof(uint64_t));
+  if (small <= 0)
+    return;
+  if (per_byte < 0)
+    per_byte = 0;
+  /* The fixed cost of an event with no payload: a record head less its 32 bytes. */
+  double fixed = small - per_byte * SMALL * sizeof(uint64_t);
+  lttng_ust_tracepoint(lttng_ust_tracer, calibration, tracer_pid(), tracer_tid(),
+                       (uint64_t)(fixed > 0 ? fixed * 1000 : 0), (uint64_t)(per_byte * 1000));
+  tracer_debug("calibration: %.1f ns an event, %.3f ns a byte", fixed, per_byte);
+}
