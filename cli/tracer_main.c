@@ -183,6 +183,12 @@ static char *exe_dir(void) {
 }
 
 static char *find_library(const char *backend) {
+  const char *path_dir = backends_path_dir(backend); /* a backend of TRACER_BACKEND_PATH */
+  if (path_dir) {
+    char path[PATH_MAX], resolved[PATH_MAX];
+    snprintf(path, sizeof path, "%s/libtracer_%s.so", path_dir, backend);
+    return access(path, R_OK) == 0 && realpath(path, resolved) ? strdup(resolved) : NULL;
+  }
   char *dir = exe_dir();
   const char *subdirs[] = {"../" TRACER_LIB_SUBDIR, "../lib"};
   char *found = NULL;
@@ -469,7 +475,9 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
     }
     char *lib = find_library(b);
     if (!lib) {
-      error("Cannot find the %s interposer (libtracer_%s.so next to the tracer)", b, b);
+      error("Cannot find the %s interposer (libtracer_%s.so next to the tracer or on "
+            "TRACER_BACKEND_PATH)",
+            b, b);
       return -1;
     }
     (*names)[*n] = strdup(b);
@@ -784,6 +792,7 @@ int main(int argc, char **argv) {
   struct options o = {.mode = MODE_DEFAULT};
   session_set_hang_handler(on_daemon_hang);
   int c;
+  backends_load_path(); /* before --help lists the backends */
   /* '+': options end at the app's name, so the app's own options stay its own. */
   while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::l::qhV", longopts, NULL)) != -1) {
     switch (c) {
