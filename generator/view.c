@@ -357,6 +357,9 @@ static void build_status_values(const struct model_function *f, struct tree *fn)
   for (size_t i = 0; f->status && i < f->status->not_ready.len; i++)
     tree_set(tree_push(not_ready, tree_map()), "value",
              tree_stringf("INT64_C(%" PRId64 ")", *(int64_t *)f->status->not_ready.items[i]));
+  /* The analyses count as errors the statuses in neither list (both empty: the backend's
+   * one success value). */
+  tree_set(fn, "status_ok_count", tree_stringf("%zu", success->len + not_ready->len));
 }
 
 /* The status of a call: its result when it has the status type, else the value of a

@@ -63,6 +63,12 @@ bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
 size_t event_map_record(const struct event_info *info, const struct ctf_event *ev,
                         uint64_t *slots, size_t max);
 
+/* Whether a call of function f (of backend b) with this status failed: the function's own
+ * success and "not ready" values when its spec gives them, else the backend's success
+ * value. Records keep a status's low 32 bits: compared as such. */
+bool event_map_call_failed(const struct tracer_backend_desc *b,
+                           const struct tracer_function_desc *f, int64_t status);
+
 /* A slot's value as its param's type had it (tracer_slot): its low `size` bytes,
  * sign-extended for signed types. */
 int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw);

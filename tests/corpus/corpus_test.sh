@@ -67,4 +67,10 @@ if ! diff -u "$tmp/expected" "$tmp/counted" >"$tmp/diff"; then
   cat "$tmp/diff" >&2
   exit 1
 fi
+# The programs run cleanly: with the spec's status rules (a stream's end, a row, "not
+# ready"), none of their calls is an error.
+errors=$(jq --arg b "$backend" '[.backends[] | select(.name == $b) | .host[] |
+                                 select((.errors // 0) > 0) | "\(.name): \(.errors)"]' \
+         "$tmp/tally.json")
+[ "$errors" = "[]" ] || { echo "FAIL: $backend: calls counted as errors: $errors" >&2; exit 1; }
 echo "$backend: $(wc -l <"$tmp/expected") functions, $(awk '{ n += $2 } END { print n }' "$tmp/expected") calls, counted as ltrace counts them: $run"
