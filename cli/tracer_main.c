@@ -364,7 +364,7 @@ static void free_strings(char **v) {
 static int select_backends(const struct options *o, char ***names, char ***libs, size_t *n) {
   size_t total = backends_count();
   *names = calloc(total + 1, sizeof **names);
-  *libs = calloc(total + 1, sizeof **libs);
+  *libs = calloc(total + 2, sizeof **libs);
   *n = 0;
   if (!*names || !*libs)
     return -1;
@@ -388,6 +388,13 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
     }
     (*names)[*n] = strdup(b);
     (*libs)[(*n)++] = lib;
+  }
+  /* The runtime comes first: its dlsym (runtime/tracer_wrappers.c) must precede the C
+   * library's, so that functions an app resolves on a library handle are traced too. */
+  char *runtime = *n ? find_library("runtime") : NULL;
+  if (runtime) {
+    memmove(*libs + 1, *libs, *n * sizeof **libs);
+    (*libs)[0] = runtime;
   }
   if (o->backends) {
     char *copy = strdup(o->backends), *save = NULL;

@@ -1,0 +1,21 @@
+/* tracer_wrappers: from a real API function pointer to the interposer's wrapper of it.
+ *
+ * An app does not always call an API through the symbols LD_PRELOAD interposes: it may
+ * resolve them with dlsym on a handle of the library it dlopen'd (Triton's launcher), or
+ * ask the library for entry points (cuGetProcAddress, clGetExtensionFunctionAddress).
+ * These functions hand such callers the wrapper instead, when a preloaded interposer
+ * (a libtracer_<backend>.so) exports one for that very function. Backend-agnostic: the
+ * wrapper is found by the exported name of the real function.
+ */
+#ifndef TRACER_WRAPPERS_H
+#define TRACER_WRAPPERS_H
+
+/* The wrapper of real, or real itself when no interposer wraps it. name, when not NULL,
+ * is the name the caller asked for; the name the library exports at that address is
+ * used when they differ (cuGetProcAddress("cuMemAlloc") hands out cuMemAlloc_v2). */
+void *tracer_wrapper_of(void *real, const char *name);
+
+/* dlsym as the C library implements it, never handing out wrappers. */
+void *tracer_real_dlsym(void *handle, const char *name);
+
+#endif
