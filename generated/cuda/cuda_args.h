@@ -1080,6 +1080,7 @@ struct cuda_cuMemcpyHtoD_v2_args {
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
 };
+void cuda_hook_cuMemcpyHtoD_v2_before(struct cuda_cuMemcpyHtoD_v2_args *args);
 
 /* CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) */
 typedef __typeof__(cuMemcpyDtoH_v2) cuda_cuMemcpyDtoH_v2_fn;
@@ -1090,6 +1091,7 @@ struct cuda_cuMemcpyDtoH_v2_args {
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
 };
+void cuda_hook_cuMemcpyDtoH_v2_before(struct cuda_cuMemcpyDtoH_v2_args *args);
 
 /* CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) */
 typedef __typeof__(cuMemcpyDtoD_v2) cuda_cuMemcpyDtoD_v2_fn;
@@ -1225,6 +1227,7 @@ struct cuda_cuMemcpyHtoDAsync_v2_args {
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
 };
+void cuda_hook_cuMemcpyHtoDAsync_v2_before(struct cuda_cuMemcpyHtoDAsync_v2_args *args);
 
 /* CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) */
 typedef __typeof__(cuMemcpyDtoHAsync_v2) cuda_cuMemcpyDtoHAsync_v2_fn;
@@ -1236,6 +1239,7 @@ struct cuda_cuMemcpyDtoHAsync_v2_args {
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
 };
+void cuda_hook_cuMemcpyDtoHAsync_v2_before(struct cuda_cuMemcpyDtoHAsync_v2_args *args);
 
 /* CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) */
 typedef __typeof__(cuMemcpyDtoDAsync_v2) cuda_cuMemcpyDtoDAsync_v2_fn;

@@ -7573,6 +7573,7 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t Byte
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
   };
+  cuda_hook_cuMemcpyHtoD_v2_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", 111);
   tracer_record[0] = tracer_now();
@@ -7627,6 +7628,7 @@ CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
   };
+  cuda_hook_cuMemcpyDtoH_v2_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", 112);
   tracer_record[0] = tracer_now();
@@ -8401,6 +8403,7 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
   };
+  cuda_hook_cuMemcpyHtoDAsync_v2_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", 125);
   tracer_record[0] = tracer_now();
@@ -8458,6 +8461,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteC
       .bytes = (size_t)(tracer_args.ByteCount),
       .completion = NULL,
   };
+  cuda_hook_cuMemcpyDtoHAsync_v2_before(&tracer_args);
   cuda_command_begin(&tracer_command);
   unsigned tracer_depth = tracer_inflight_push("cuda", 126);
   tracer_record[0] = tracer_now();

@@ -42,23 +42,29 @@ void cuda_hook_cuGetProcAddress_v2_after(struct cuda_cuGetProcAddress_v2_args *a
 
 /* ---- kernel names ---- */
 
-/* C++ names demangled by the C++ runtime's own demangler, when the process has one
- * (every CUDA C++ app does); a name it cannot demangle (Triton's vadd_bs128_w4_s2, a C
- * name) is kept as it is. */
+/* C++ names demangled by the C++ runtime's demangler (every CUDA C++ app has it loaded;
+ * a C app gets it loaded at its first mangled kernel name); a name it cannot demangle
+ * (Triton's vadd_bs128_w4_s2, a C name) is kept as it is. */
 typedef char *cxa_demangle_fn(const char *, char *, size_t *, int *);
 
 static void demangle(const char *name, char *out, size_t size) {
   static cxa_demangle_fn *cxa_demangle;
   static int looked;
+  if (strncmp(name, "_Z", 2) != 0) {
+    snprintf(out, size, "%s", name);
+    return;
+  }
   if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
     void *cxx = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_NOLOAD);
+    if (!cxx)
+      cxx = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
     if (cxx)
       cxa_demangle = (cxa_demangle_fn *)tracer_real_dlsym(cxx, "__cxa_demangle");
     __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
   }
   int status = -1;
   char *plain = NULL;
-  if (cxa_demangle && strncmp(name, "_Z", 2) == 0)
+  if (cxa_demangle)
     plain = cxa_demangle(name, NULL, NULL, &status);
   snprintf(out, size, "%s", plain && status == 0 ? plain : name);
   free(plain);
@@ -132,19 +138,30 @@ void cuda_hook_cuMemcpyPeer_before(struct cuda_cuMemcpyPeer_args *args) {
 void cuda_hook_cuMemcpyPeerAsync_before(struct cuda_cuMemcpyPeerAsync_args *args) {
   current.src = args->srcDevice, current.dst = args->dstDevice;
 }
+void cuda_hook_cuMemcpyHtoD_v2_before(struct cuda_cuMemcpyHtoD_v2_args *args) {
+  current.src = (CUdeviceptr)args->srcHost, current.dst = args->dstDevice;
+}
+void cuda_hook_cuMemcpyHtoDAsync_v2_before(struct cuda_cuMemcpyHtoDAsync_v2_args *args) {
+  current.src = (CUdeviceptr)args->srcHost, current.dst = args->dstDevice;
+}
+void cuda_hook_cuMemcpyDtoH_v2_before(struct cuda_cuMemcpyDtoH_v2_args *args) {
+  current.src = args->srcDevice, current.dst = (CUdeviceptr)args->dstHost;
+}
+void cuda_hook_cuMemcpyDtoHAsync_v2_before(struct cuda_cuMemcpyDtoHAsync_v2_args *args) {
+  current.src = args->srcDevice, current.dst = (CUdeviceptr)args->dstHost;
+}
 void cuda_hook_cuLaunchKernelEx_before(struct cuda_cuLaunchKernelEx_args *args) {
   current.stream = args->config ? args->config->hStream : NULL;
 }
 
 /* The name of a transfer: the function and the copy's kind. The explicit copies name
  * their direction; only the host side's kind is looked up. */
-static void transfer_name(const char *function, const void *host_pointer, char *out,
-                          size_t size) {
+static void transfer_name(const char *function, char *out, size_t size) {
   char kind[32] = "";
   if (strstr(function, "HtoD"))
-    cuda_copy_kind(memory_kind_of((CUdeviceptr)host_pointer), MEMORY_DEVICE, kind, sizeof kind);
+    cuda_copy_kind(memory_kind_of(current.src), MEMORY_DEVICE, kind, sizeof kind);
   else if (strstr(function, "DtoH"))
-    cuda_copy_kind(MEMORY_DEVICE, memory_kind_of((CUdeviceptr)host_pointer), kind, sizeof kind);
+    cuda_copy_kind(MEMORY_DEVICE, memory_kind_of(current.dst), kind, sizeof kind);
   else if (strstr(function, "DtoD") || strstr(function, "Peer"))
     snprintf(kind, sizeof kind, "D2D");
   else if (strncmp(function, "cuMemcpy", 8) == 0)
@@ -357,9 +374,10 @@ void cuda_hook_cuInit_after(struct cuda_cuInit_args *args) {
   pthread_mutex_unlock(&cuda_lock);
 }
 
-/* Commands still pending when the process exits are read then, while the driver is
- * still loaded (its own teardown runs later, in its destructors). */
-__attribute__((destructor)) static void cuda_hooks_exit(void);
+/* Commands still pending when the process exits are read then: an atexit handler,
+ * registered once timing starts, so that it runs before any library's destructors (the
+ * driver's teardown among them). */
+static void cuda_hooks_exit(void);
 
 /* ---- device times from CUPTI ---- */
 
@@ -462,6 +480,7 @@ static void cupti_stop(void) { cupti.flush_all(1); }
 #endif
 
 static enum timing timing_choice(void) {
+  atexit(cuda_hooks_exit);
   const char *wanted = getenv("TRACER_CUDA_TIMING");
   if (wanted && strcmp(wanted, "none") == 0)
     return TIMING_NONE;
@@ -476,10 +495,11 @@ static enum timing timing_choice(void) {
 
 /* ---- commands ---- */
 
-static __thread struct pending *recording; /* the command being launched, when timed */
+/* The events of the command being launched on this thread, when it is timed. */
+static __thread CUevent recording_start, recording_end;
 
 void cuda_command_begin(struct tracer_command *command) {
-  recording = NULL;
+  recording_start = recording_end = NULL;
   if (command->kind == TRACER_COMMAND_KERNEL && !command->queue)
     command->queue = (uintptr_t)current.stream;
   pthread_mutex_lock(&cuda_lock);
@@ -495,12 +515,12 @@ void cuda_command_begin(struct tracer_command *command) {
   if (cuCtxGetCurrent(&context) == CUDA_SUCCESS && pending_count < MAX_PENDING) {
     struct pending *p = &pending[pending_count];
     p->context = context;
+    p->recorded = false;
     p->start = event_take();
     p->end = event_take();
-    p->recorded = false;
     if (p->start && p->end &&
         cuEventRecord(p->start, (CUstream)command->queue) == CUDA_SUCCESS) {
-      recording = p;
+      recording_start = p->start, recording_end = p->end;
       pending_count++;
     } else {
       event_give(p->start);
@@ -511,39 +531,35 @@ void cuda_command_begin(struct tracer_command *command) {
 }
 
 void cuda_command_end(struct tracer_command *command, int64_t status) {
-  struct pending *p = recording;
-  recording = NULL;
-  if (!p) {
-    current.stream = NULL;
-    return;
-  }
-  char name[160];
-  if (command->kind == TRACER_COMMAND_KERNEL)
+  CUevent start = recording_start, end = recording_end;
+  recording_start = recording_end = NULL;
+  /* The end event first, so that nothing the hooks do lies between the two. */
+  bool recorded = start && status == CUDA_SUCCESS &&
+                  cuEventRecord(end, (CUstream)command->queue) == CUDA_SUCCESS;
+  char name[160] = "";
+  if (recorded && command->kind == TRACER_COMMAND_KERNEL)
     kernel_name((CUfunction)command->kernel, command->name, name, sizeof name);
-  else
-    transfer_name(command->name,
-                  strstr(command->name, "HtoD") ? (const void *)current.src
-                                                : (const void *)current.dst,
-                  name, sizeof name);
-  current.stream = NULL;
+  else if (recorded)
+    transfer_name(command->name, name, sizeof name);
+  memset(&current, 0, sizeof current);
+  if (!start)
+    return;
   pthread_mutex_lock(&cuda_lock);
-  /* The slot may have moved if another thread drained meanwhile: find it by event. */
-  size_t i = (size_t)(p - pending);
-  CUevent start = p->start;
-  while (i > 0 && (i >= pending_count || pending[i].start != start))
-    i--;
-  p = i < pending_count && pending[i].start == start ? &pending[i] : NULL;
-  if (p && status == CUDA_SUCCESS &&
-      cuEventRecord(p->end, (CUstream)command->queue) == CUDA_SUCCESS) {
+  /* Drains on other threads move pending commands: find this one by its start event. */
+  size_t i = 0;
+  while (i < pending_count && pending[i].start != start)
+    i++;
+  if (i < pending_count && recorded) {
+    struct pending *p = &pending[i];
     p->kind = command->kind;
     p->bytes = command->bytes;
     p->queue = command->queue;
     p->recorded = true;
     snprintf(p->name, sizeof p->name, "%s", name);
-  } else if (p) {
-    event_give(p->start);
-    event_give(p->end);
-    *p = pending[--pending_count];
+  } else if (i < pending_count) {
+    event_give(pending[i].start);
+    event_give(pending[i].end);
+    pending[i] = pending[--pending_count];
   }
   pthread_mutex_unlock(&cuda_lock);
 }
