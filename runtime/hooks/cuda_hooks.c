@@ -190,7 +190,8 @@ struct cuda_span cuda_event_span(uint64_t ref_raw_ns, float ms_to_start, float m
   if (duration < 0)
     duration = 0;
   struct cuda_span span;
-  span.start_raw_ns = (uint64_t)((int64_t)ref_raw_ns + (int64_t)(offset + 0.5));
+  int64_t rounded = (int64_t)(offset < 0 ? offset - 0.5 : offset + 0.5); /* to nearest */
+  span.start_raw_ns = (uint64_t)((int64_t)ref_raw_ns + rounded);
   span.end_raw_ns = span.start_raw_ns + (uint64_t)(duration + 0.5);
   return span;
 }
