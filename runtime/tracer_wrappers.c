@@ -37,14 +37,68 @@ static bool in_tracer_object(const void *address) {
   return strncmp(base, "libtracer_", 10) == 0;
 }
 
-/* The preloaded wrapper exported under name, if it is not real itself. */
-static void *wrapper_named(const char *name, void *real) {
-  void *wrapper = real_dlsym()(RTLD_DEFAULT, name);
-  return wrapper && wrapper != real && in_tracer_object(wrapper) ? wrapper : NULL;
+/* The interposers loaded, by the library their wrappers call. */
+enum { INTERPOSERS_MAX = 32 };
+static struct {
+  const char *library; /* a string literal of the interposer */
+  const void *base;    /* where the interposer is loaded */
+} interposers[INTERPOSERS_MAX];
+static unsigned interposer_count;
+
+void tracer_interposer_register(const char *library, const void *address) {
+  Dl_info info;
+  if (!dladdr(address, &info))
+    return;
+  unsigned i = __atomic_load_n(&interposer_count, __ATOMIC_ACQUIRE);
+  if (i == INTERPOSERS_MAX)
+    return;
+  /* Interposers load one after another, in the loader's lock: no two register at once. */
+  interposers[i].library = library;
+  interposers[i].base = info.dli_fbase;
+  __atomic_store_n(&interposer_count, i + 1, __ATOMIC_RELEASE);
 }
 
+static const char *library_of_interposer(const void *wrapper) {
+  Dl_info info;
+  if (!dladdr(wrapper, &info))
+    return NULL;
+  unsigned n = __atomic_load_n(&interposer_count, __ATOMIC_ACQUIRE);
+  for (unsigned i = 0; i < n; i++)
+    if (interposers[i].base == info.dli_fbase)
+      return interposers[i].library;
+  return NULL;
+}
+
+/* The preloaded wrapper exported under name, if it calls real itself: the interposer's
+ * library, as the wrapper finds it (by soname, the copy already loaded), exports real
+ * under that name. */
+static void *wrapper_named(const char *name, void *real) {
+  void *wrapper = real_dlsym()(RTLD_DEFAULT, name);
+  if (!wrapper || wrapper == real || !in_tracer_object(wrapper))
+    return NULL;
+  const char *library = library_of_interposer(wrapper);
+  void *handle = library ? dlopen(library, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+  bool same = handle && real_dlsym()(handle, name) == real;
+  if (handle)
+    dlclose(handle);
+  return same ? wrapper : NULL;
+}
+
+static void *wrapper_of(void *real, const char *name);
+
+/* The lookups made here fail often (most names have no wrapper); a failed lookup leaves
+ * its message for dlerror(), which callers of a dlsym that succeeded may check (PoCL
+ * does): it is cleared before returning. */
 void *tracer_wrapper_of(void *real, const char *name) {
-  if (!real || in_tracer_object(real))
+  if (!real)
+    return real;
+  void *found = wrapper_of(real, name);
+  (void)dlerror();
+  return found;
+}
+
+static void *wrapper_of(void *real, const char *name) {
+  if (in_tracer_object(real))
     return real;
   Dl_info info;
   if (!dladdr(real, &info) || !info.dli_fname)

@@ -10,10 +10,18 @@
 #ifndef TRACER_WRAPPERS_H
 #define TRACER_WRAPPERS_H
 
+#include "tracer_runtime.h"
+
 /* The wrapper of real, or real itself when no interposer wraps it. name, when not NULL,
  * is the name the caller asked for; the name the library exports at that address is
  * used when they differ (cuGetProcAddress("cuMemAlloc") hands out cuMemAlloc_v2). */
 void *tracer_wrapper_of(void *real, const char *name);
+
+/* Called by each interposer when it loads: its wrappers call the functions of library (a
+ * soname); address is any address in the interposer. A wrapper is handed out only for a
+ * function of that library, so that one that has the same name in another library (an
+ * OpenCL driver's clGetPlatformIDs behind the ICD loader's) is left alone. */
+void tracer_interposer_register(const char *library, const void *address);
 
 /* dlsym as the C library implements it, never handing out wrappers. */
 void *tracer_real_dlsym(void *handle, const char *name);

@@ -6,6 +6,7 @@
  */
 #include "cuda_args.h"
 #include "cuda_tracepoints.h"
+#include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -478,6 +479,7 @@ static struct {
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void cuda_resolve_loaded(void) {
   tracer_code_of((const void *)cuda_nested, &cuda_own_code);
+  tracer_interposer_register("libcuda.so.1", (const void *)cuda_nested);
   void *library = tracer_loaded_library("libcuda.so.1");
   if (!library)
     return; /* resolved on first use, if the app ever loads it */

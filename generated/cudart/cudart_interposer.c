@@ -6,6 +6,7 @@
  */
 #include "cudart_args.h"
 #include "cudart_tracepoints.h"
+#include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -339,6 +340,7 @@ static struct {
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void cudart_resolve_loaded(void) {
   tracer_code_of((const void *)cudart_nested, &cudart_own_code);
+  tracer_interposer_register("libcudart.so.13", (const void *)cudart_nested);
   void *library = tracer_loaded_library("libcudart.so.13");
   if (!library)
     return; /* resolved on first use, if the app ever loads it */
