@@ -20,14 +20,18 @@
 #include "ctf.h"
 #include "event_map.h"
 #include "fork_listener.h"
+#include "gaps.h"
 #include "launch.h"
 #include "run_record.h"
+#include "tracer_calibrate.h"
 #include "tracing_cost.h"
 #include "session.h"
 
 #include <lttng/lttng.h>
 #include "tally.h"
 #include "tally_print.h"
+#include "timeline.h"
+#include "timeline_build.h"
 #include "trace_text.h"
 
 #ifndef TRACER_VERSION
@@ -50,6 +54,7 @@ struct options {
   bool text, json, replay, blocking, quiet;
   bool monotonic_clock; /* --clock monotonic */
   bool check;           /* --check or `tracer doctor` */
+  bool start_paused;    /* --start-paused */
   enum mode mode;
   const char *output;       /* -o */
   const char *trace_output; /* --trace-output */
@@ -58,6 +63,10 @@ struct options {
   const char *events;       /* -e: more event patterns */
   unsigned threads;
   uint64_t subbuf_size, subbuf_count; /* 0: the session's defaults */
+  bool timeline;            /* -l */
+  const char *timeline_path; /* -l FILE; NULL: timeline.pftrace in the trace folder */
+  bool timeline_json;       /* --timeline-format json */
+  uint64_t timeline_split;  /* --timeline-split; 0: the writer's default */
   char **app;               /* argv of the app */
 };
 
@@ -100,7 +109,17 @@ static const char usage[] =
     "                         optional k, M or G suffix (default: 2M)\n"
     "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: as many as fit\n"
     "                         in 128 MiB over all CPUs, from 4 to 16; here %llu)\n"
+    "      --start-paused     record nothing until the app resumes the recording (an\n"
+    "                         API's own call for it: a spec's trace.resume)\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
+    "  -l, --timeline [FILE] also write a timeline for ui.perfetto.dev (Perfetto protobuf;\n"
+    "                         default: timeline.pftrace in the trace folder). Before an\n"
+    "                         app, FILE is taken only when it ends in .pftrace\n"
+    "      --timeline-format FORMAT  pftrace (default) or json: Chrome trace-event JSON\n"
+    "                         as well (FILE with .json)\n"
+    "      --timeline-split SIZE  start a new timeline file (FILE.part2.pftrace, ...)\n"
+    "                         before one passes SIZE (k, M or G suffix; default 2G),\n"
+    "                         with a summary of the whole run in FILE.summary.pftrace\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
     "      --check            run no app: say whether a trace would work here (LTTng,\n"
     "                         session daemon, trace clock, backends and the libraries\n"
@@ -224,18 +243,79 @@ static void mark_latest(const char *trace_dir) {
   free(home);
 }
 
-/* A run that measured the cost of tracing (runtime/tracer_calibration.c): the cache keeps
- * it for the next runs on this machine, the run record for `tracer -r`. */
-static void keep_calibration(const char *trace_dir, const struct tally *tally,
-                             struct run_record *run, bool replay) {
-  if (!tally->has_calibration || !run->present || run->event_ps)
-    return;
-  struct tracing_cost cost = {tally->calibration_event_ps, tally->calibration_byte_ps};
-  if (!replay) /* a replay may run on another machine */
-    tracing_cost_save(tally->clock_is_tsc ? "tsc" : "monotonic", &cost);
-  run->event_ps = cost.event_ps;
-  run->byte_ps = cost.byte_ps;
-  run_record_write(trace_dir, run);
+static bool has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* -l: the timeline of the trace, written beside it or to FILE. */
+static int write_timeline(const struct options *o, const char *trace_dir,
+                          const struct ctf_trace *trace, const struct event_map *map,
+                          const struct run_record *run) {
+  char path[PATH_MAX], json[PATH_MAX + 8], app[256] = "";
+  if (o->timeline_path)
+    snprintf(path, sizeof path, "%s", o->timeline_path);
+  else
+    snprintf(path, sizeof path, "%s/timeline.pftrace", trace_dir);
+  size_t stem = has_suffix(path, ".pftrace") ? strlen(path) - 8 : strlen(path);
+  snprintf(json, sizeof json, "%.*s.json", (int)stem, path);
+  if (run->present && run->command[0]) {
+    const char *end = strchr(run->command, ' ');
+    size_t len = end ? (size_t)(end - run->command) : strlen(run->command);
+    const char *slash = memrchr(run->command, '/', len);
+    const char *name = slash ? slash + 1 : run->command;
+    snprintf(app, sizeof app, "%.*s", (int)(run->command + len - name), name);
+  }
+  struct timeline_options options = {.path = path, .split_bytes = o->timeline_split,
+                                     .json_path = o->timeline_json ? json : NULL};
+  struct timeline *tl;
+  char message[512] = "";
+  char *msg = NULL;
+  int rc = timeline_open(&options, &tl);
+  if (rc == 0) {
+    struct timeline_build_options build = {.app_name = app[0] ? app : NULL};
+    rc = timeline_build(trace, map, tl, &build, &msg);
+  }
+  struct timeline_stats stats;
+  if (timeline_close(tl, &stats, message, sizeof message))
+    rc = -1;
+  if (rc) {
+    error("Cannot write the timeline: %s", msg ? msg : message);
+    free(msg);
+    return TRACER_EXIT_ANALYSIS;
+  }
+  free(msg);
+  say(o, "timeline: %s (%llu slices, %llu flows, %llu counter values, %.1f MiB)%s%s", path,
+      (unsigned long long)stats.slices, (unsigned long long)stats.flows,
+      (unsigned long long)stats.counter_values, (double)stats.bytes / (1 << 20),
+      stats.parts > 1 ? "; split into parts and a summary: " : "",
+      stats.parts > 1 ? "see --timeline-split" : "");
+  if (stats.parts > 1)
+    say(o, "timeline: %u parts (%.*s.partN.pftrace) and %.*s.summary.pftrace", stats.parts,
+        (int)stem, path, (int)stem, path);
+  if (o->timeline_json)
+    say(o, "timeline: %s (Chrome trace-event JSON)", json);
+  return 0;
+}
+
+static bool tally_has_device_work(const struct tally *tally) {
+  for (size_t i = 0; i < tally->backend_count; i++)
+    if (tally->backends[i].device_count)
+      return true;
+  return false;
+}
+
+/* After the tables: device use, copy/compute overlap and idle gaps (cli/analysis/gaps.c). */
+static int print_gaps(const struct ctf_trace *trace, const struct event_map *map, FILE *out) {
+  struct gap_report report;
+  char *msg = NULL;
+  int rc = gaps_analyse(trace, map, &report, &msg);
+  gaps_print_text(&report, out);
+  if (rc)
+    error("Part of the trace could not be read for the gaps: %s", msg ? msg : "");
+  free(msg);
+  gaps_free(&report);
+  return rc;
 }
 
 static int analyse(const struct options *o, const char *trace_dir) {
@@ -284,11 +364,12 @@ static int analyse(const struct options *o, const char *trace_dir) {
        * stream came after its last packet: the difference is reported unattributed. */
       if (run.discarded_events > tally.discarded)
         tally.discarded = run.discarded_events;
-      keep_calibration(trace_dir, &tally, &run, o->replay);
       if (o->json)
         tally_print_json(&tally, trace_dir, &run, out);
       else
         tally_print_text(&tally, &run, out);
+      if (!o->json && tally_has_device_work(&tally) && print_gaps(trace, &map, out))
+        rc = TRACER_EXIT_ANALYSIS;
       if (tally.error) {
         error("Part of the trace could not be read; the tables count what could: %s",
               tally.error);
@@ -296,6 +377,11 @@ static int analyse(const struct options *o, const char *trace_dir) {
       }
     }
     tally_free(&tally);
+  }
+  if (o->timeline) {
+    int timeline_rc = write_timeline(o, trace_dir, trace, &map, &run);
+    if (timeline_rc)
+      rc = timeline_rc;
   }
   if (out != stdout && fclose(out) != 0) {
     error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
@@ -364,7 +450,7 @@ static void free_strings(char **v) {
 static int select_backends(const struct options *o, char ***names, char ***libs, size_t *n) {
   size_t total = backends_count();
   *names = calloc(total + 1, sizeof **names);
-  *libs = calloc(total + 2, sizeof **libs);
+  *libs = calloc(total + 2, sizeof **libs); /* room for the runtime (preload_runtime_first) */
   *n = 0;
   if (!*names || !*libs)
     return -1;
@@ -389,13 +475,6 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
     (*names)[*n] = strdup(b);
     (*libs)[(*n)++] = lib;
   }
-  /* The runtime comes first: its dlsym (runtime/tracer_wrappers.c) must precede the C
-   * library's, so that functions an app resolves on a library handle are traced too. */
-  char *runtime = *n ? find_library("runtime") : NULL;
-  if (runtime) {
-    memmove(*libs + 1, *libs, *n * sizeof **libs);
-    (*libs)[0] = runtime;
-  }
   if (o->backends) {
     char *copy = strdup(o->backends), *save = NULL;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
@@ -407,6 +486,48 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
     free(copy);
   }
   return 0;
+}
+
+/* The runtime comes first in LD_PRELOAD when any interposer is preloaded: its dlsym
+ * (runtime/tracer_wrappers.c) must precede the C library's, so that functions an app
+ * resolves on a handle of a library it dlopen'd are traced too. libs has room for it. */
+static void preload_runtime_first(char **libs) {
+  size_t count = 0;
+  while (libs[count])
+    count++;
+  char *runtime = count ? find_library("runtime") : NULL;
+  if (!runtime)
+    return;
+  memmove(libs + 1, libs, (count + 1) * sizeof *libs);
+  libs[0] = runtime;
+}
+
+/* Backends whose library the API's own library loads (a collector or tool) are not
+ * preloaded: their library goes into that API's environment variable instead, and out of
+ * libs. Returns the NAME=PATH entries, NULL-terminated. */
+static char **collector_environment(const struct options *o, char **names, char **libs,
+                                    size_t n) {
+  char **env = calloc(n + 1, sizeof *env);
+  size_t k = 0, kept = 0;
+  for (size_t i = 0; env && i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    if (!b || !b->collector || !*b->collector) {
+      libs[kept++] = libs[i];
+      continue;
+    }
+    const char *users = getenv(b->collector);
+    if (users && *users)
+      say(o, "%s=%s is replaced by the tracer's own library for the %s backend", b->collector,
+          users, b->name);
+    if (asprintf(&env[k], "%s=%s", b->collector, libs[i]) < 0)
+      env[k] = NULL;
+    else
+      k++;
+    free(libs[i]);
+  }
+  for (size_t i = kept; env && i < n; i++)
+    libs[i] = NULL;
+  return env;
 }
 
 /* The clock plugin a daemon this job starts gets: the tracer's TSC clock
@@ -452,6 +573,14 @@ static int run(const struct options *o) {
     mkdir_parents(home, 0700);
     free(home);
   }
+  /* What tracing costs on this machine, for the report: cached, or measured now (once per
+   * machine and clock, in a session of its own). */
+  struct tracing_cost cost = {0};
+  char *runtime_library = find_library("runtime");
+  char why[256];
+  if (!calibrate_cost(clock_plugin, runtime_library, &cost, why, sizeof why))
+    say(o, "cannot measure what tracing costs here: %s", why);
+  free(runtime_library);
   if (session_begin(&so, &session, &serr) != SESSION_OK) {
     error("%s", serr.message);
     rc = TRACER_EXIT_SESSION;
@@ -466,19 +595,17 @@ static int run(const struct options *o) {
   size_t env_count = 0;
   while (session_env && session_env[env_count])
     env_count++;
-  const char **app_env = calloc(env_count + 3, sizeof *app_env);
+  const char **app_env = calloc(env_count + n + 4, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
     app_env[env_count++] = fork_env;
-  /* The cost of tracing on this machine: cached, or measured by this run's first process. */
-  struct tracing_cost cost = {0};
-  /* The TSC plugin falls back to the monotonic clock where the TSC is not the kernel's
-   * clocksource: then only a monotonic calibration exists. */
-  bool calibrated = (clock_plugin && tracing_cost_cached("tsc", &cost)) ||
-                    tracing_cost_cached("monotonic", &cost);
-  if (app_env && !calibrated)
-    app_env[env_count++] = "TRACER_CALIBRATE=1";
+  char **collectors = collector_environment(o, names, libs, n);
+  preload_runtime_first(libs);
+  for (size_t i = 0; app_env && collectors && collectors[i]; i++)
+    app_env[env_count++] = collectors[i];
+  if (app_env && o->start_paused)
+    app_env[env_count++] = "TRACER_START_PAUSED=1";
   struct launch_request req = {
       .argv = (const char *const *)o->app,
       .preload_libraries = (const char *const *)libs,
@@ -516,6 +643,7 @@ static int run(const struct options *o) {
   clock_gettime(CLOCK_MONOTONIC, &app_end);
   fork_listener_stop(forks);
   free(app_env);
+  free_strings(collectors);
   struct session_end_report report = {0};
   if (session_end(session, &report, &serr) != SESSION_OK)
     error("%s", serr.message);
@@ -589,7 +717,10 @@ int main(int argc, char **argv) {
     OPT_BUFFER_SIZE,
     OPT_BUFFER_COUNT,
     OPT_CLOCK,
-    OPT_CHECK
+    OPT_CHECK,
+    OPT_START_PAUSED,
+    OPT_TIMELINE_FORMAT,
+    OPT_TIMELINE_SPLIT
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -604,8 +735,12 @@ int main(int argc, char **argv) {
       {"clock", required_argument, NULL, OPT_CLOCK},
       {"check", no_argument, NULL, OPT_CHECK},
       {"threads", required_argument, NULL, OPT_THREADS},
+      {"start-paused", no_argument, NULL, OPT_START_PAUSED},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
       {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
+      {"timeline", optional_argument, NULL, 'l'},
+      {"timeline-format", required_argument, NULL, OPT_TIMELINE_FORMAT},
+      {"timeline-split", required_argument, NULL, OPT_TIMELINE_SPLIT},
       {"quiet", no_argument, NULL, 'q'},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
@@ -613,7 +748,7 @@ int main(int argc, char **argv) {
   struct options o = {.mode = MODE_DEFAULT};
   int c;
   /* '+': options end at the app's name, so the app's own options stay its own. */
-  while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::qhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::l::qhV", longopts, NULL)) != -1) {
     switch (c) {
     case 't': o.text = true; break;
     case 'j': o.json = true; break;
@@ -640,7 +775,41 @@ int main(int argc, char **argv) {
       else if (optind < argc && argv[optind][0] != '-')
         o.replay_dir = argv[optind++];
       break;
+    case 'l':
+      o.timeline = true;
+      if (optarg)
+        o.timeline_path = optarg;
+      else if (optind < argc && argv[optind][0] != '-' &&
+               (o.replay || has_suffix(argv[optind], ".pftrace")))
+        o.timeline_path = argv[optind++];
+      break;
+    case OPT_TIMELINE_FORMAT:
+      if (strcmp(optarg, "json") != 0 && strcmp(optarg, "pftrace") != 0) {
+        error("Unknown timeline format: %s (use pftrace or json)", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.timeline = true;
+      o.timeline_json = strcmp(optarg, "json") == 0;
+      break;
+    case OPT_TIMELINE_SPLIT: {
+      char *end;
+      uint64_t v = strtoull(optarg, &end, 10);
+      if (*end == 'k' || *end == 'K')
+        v <<= 10, end++;
+      else if (*end == 'M')
+        v <<= 20, end++;
+      else if (*end == 'G')
+        v <<= 30, end++;
+      if (*end || v < 4096) {
+        error("--timeline-split wants a size of at least 4k, got %s", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.timeline = true;
+      o.timeline_split = v;
+      break;
+    }
     case OPT_BLOCKING: o.blocking = true; break;
+    case OPT_START_PAUSED: o.start_paused = true; break;
     case OPT_CLOCK:
       if (strcmp(optarg, "monotonic") != 0 && strcmp(optarg, "tsc") != 0) {
         error("Unknown clock: %s (use tsc or monotonic)", optarg);

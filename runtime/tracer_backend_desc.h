@@ -107,6 +107,12 @@ struct tracer_function_desc {
   enum tracer_meaning meaning;
   const char *direction;   /* transfers: "h2d", "d2h", "d2d", ...; else NULL */
   const char *bytes_param; /* the param (a record slot) holding the bytes; or NULL */
+  /* Calls tallied in one row per value of a param (the spec's trace.rows): the param
+   * (a named slot of the record), the names of its values, and the row of the first value
+   * (rows follow the functions, named FUNCTION:VALUE). NULL, NULL, 0 otherwise. */
+  const char *row_field;
+  const struct tracer_names *row_names;
+  uint32_t row_first;
 };
 
 struct tracer_backend_desc {
@@ -118,6 +124,9 @@ struct tracer_backend_desc {
   int64_t success;      /* the status value of a successful call */
   const struct tracer_names *status_names; /* may be NULL */
   int device_times_host; /* 1: device commands carry the host-side times of their calls */
+  /* "" for an LD_PRELOAD interposer; else the environment variable through which the
+   * API's own library loads the backend's library (a collector or tool). */
+  const char *collector;
 };
 
 #endif

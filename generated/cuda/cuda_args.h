@@ -27,6 +27,7 @@ struct cuda_cuGetErrorString_args {
   const char **pStr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGetErrorName(CUresult error, const char **pStr) */
@@ -36,6 +37,7 @@ struct cuda_cuGetErrorName_args {
   const char **pStr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuInit(unsigned int Flags) */
@@ -44,6 +46,7 @@ struct cuda_cuInit_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuInit_after(struct cuda_cuInit_args *args);
 
@@ -53,6 +56,7 @@ struct cuda_cuDriverGetVersion_args {
   int *driverVersion;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGet(CUdevice *device, int ordinal) */
@@ -62,6 +66,7 @@ struct cuda_cuDeviceGet_args {
   int ordinal;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetCount(int *count) */
@@ -70,6 +75,7 @@ struct cuda_cuDeviceGetCount_args {
   int *count;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetName(char *name, int len, CUdevice dev) */
@@ -80,6 +86,7 @@ struct cuda_cuDeviceGetName_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) */
@@ -89,6 +96,7 @@ struct cuda_cuDeviceGetUuid_v2_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev) */
@@ -99,6 +107,7 @@ struct cuda_cuDeviceGetLuid_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) */
@@ -108,6 +117,7 @@ struct cuda_cuDeviceTotalMem_v2_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format, unsigned int numChannels, CUdevice dev) */
@@ -119,6 +129,7 @@ struct cuda_cuDeviceGetTexture1DLinearMaxWidth_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) */
@@ -129,6 +140,7 @@ struct cuda_cuDeviceGetAttribute_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *capabilities, const CUatomicOperation *operations, unsigned int count, CUdevice dev) */
@@ -140,6 +152,7 @@ struct cuda_cuDeviceGetHostAtomicCapabilities_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, int flags) */
@@ -150,6 +163,7 @@ struct cuda_cuDeviceGetNvSciSyncAttributes_args {
   int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) */
@@ -159,6 +173,7 @@ struct cuda_cuDeviceSetMemPool_args {
   CUmemoryPool pool;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) */
@@ -168,6 +183,7 @@ struct cuda_cuDeviceGetMemPool_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) */
@@ -177,6 +193,7 @@ struct cuda_cuDeviceGetDefaultMemPool_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev) */
@@ -187,6 +204,7 @@ struct cuda_cuDeviceGetExecAffinitySupport_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target, CUflushGPUDirectRDMAWritesScope scope) */
@@ -196,6 +214,7 @@ struct cuda_cuFlushGPUDirectRDMAWrites_args {
   CUflushGPUDirectRDMAWritesScope scope;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) */
@@ -205,6 +224,7 @@ struct cuda_cuDeviceGetProperties_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) */
@@ -215,6 +235,7 @@ struct cuda_cuDeviceComputeCapability_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) */
@@ -224,6 +245,7 @@ struct cuda_cuDevicePrimaryCtxRetain_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) */
@@ -232,6 +254,7 @@ struct cuda_cuDevicePrimaryCtxRelease_v2_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuDevicePrimaryCtxRelease_v2_before(struct cuda_cuDevicePrimaryCtxRelease_v2_args *args);
 
@@ -242,6 +265,7 @@ struct cuda_cuDevicePrimaryCtxSetFlags_v2_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active) */
@@ -252,6 +276,7 @@ struct cuda_cuDevicePrimaryCtxGetState_args {
   int *active;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) */
@@ -260,6 +285,7 @@ struct cuda_cuDevicePrimaryCtxReset_v2_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev) */
@@ -271,6 +297,7 @@ struct cuda_cuCtxCreate_v4_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxDestroy_v2(CUcontext ctx) */
@@ -279,6 +306,7 @@ struct cuda_cuCtxDestroy_v2_args {
   CUcontext ctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuCtxDestroy_v2_before(struct cuda_cuCtxDestroy_v2_args *args);
 
@@ -288,6 +316,7 @@ struct cuda_cuCtxPushCurrent_v2_args {
   CUcontext ctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxPopCurrent_v2(CUcontext *pctx) */
@@ -296,6 +325,7 @@ struct cuda_cuCtxPopCurrent_v2_args {
   CUcontext *pctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxSetCurrent(CUcontext ctx) */
@@ -304,6 +334,7 @@ struct cuda_cuCtxSetCurrent_args {
   CUcontext ctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetCurrent(CUcontext *pctx) */
@@ -312,6 +343,7 @@ struct cuda_cuCtxGetCurrent_args {
   CUcontext *pctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetDevice(CUdevice *device) */
@@ -320,6 +352,7 @@ struct cuda_cuCtxGetDevice_args {
   CUdevice *device;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) */
@@ -329,6 +362,7 @@ struct cuda_cuCtxGetDevice_v2_args {
   CUcontext ctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetFlags(unsigned int *flags) */
@@ -337,6 +371,7 @@ struct cuda_cuCtxGetFlags_args {
   unsigned int *flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxSetFlags(unsigned int flags) */
@@ -345,6 +380,7 @@ struct cuda_cuCtxSetFlags_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) */
@@ -354,6 +390,7 @@ struct cuda_cuCtxGetId_args {
   unsigned long long *ctxId;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxSynchronize(void) */
@@ -361,6 +398,7 @@ typedef __typeof__(cuCtxSynchronize) cuda_cuCtxSynchronize_fn;
 struct cuda_cuCtxSynchronize_args {
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuCtxSynchronize_after(struct cuda_cuCtxSynchronize_args *args);
 
@@ -370,6 +408,7 @@ struct cuda_cuCtxSynchronize_v2_args {
   CUcontext ctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxSetLimit(CUlimit limit, size_t value) */
@@ -379,6 +418,7 @@ struct cuda_cuCtxSetLimit_args {
   size_t value;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) */
@@ -388,6 +428,7 @@ struct cuda_cuCtxGetLimit_args {
   CUlimit limit;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) */
@@ -396,6 +437,7 @@ struct cuda_cuCtxGetCacheConfig_args {
   CUfunc_cache *pconfig;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxSetCacheConfig(CUfunc_cache config) */
@@ -404,6 +446,7 @@ struct cuda_cuCtxSetCacheConfig_args {
   CUfunc_cache config;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) */
@@ -413,6 +456,7 @@ struct cuda_cuCtxGetApiVersion_args {
   unsigned int *version;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) */
@@ -422,6 +466,7 @@ struct cuda_cuCtxGetStreamPriorityRange_args {
   int *greatestPriority;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxResetPersistingL2Cache(void) */
@@ -429,6 +474,7 @@ typedef __typeof__(cuCtxResetPersistingL2Cache) cuda_cuCtxResetPersistingL2Cache
 struct cuda_cuCtxResetPersistingL2Cache_args {
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type) */
@@ -438,6 +484,7 @@ struct cuda_cuCtxGetExecAffinity_args {
   CUexecAffinityType type;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) */
@@ -447,6 +494,7 @@ struct cuda_cuCtxRecordEvent_args {
   CUevent hEvent;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) */
@@ -456,6 +504,7 @@ struct cuda_cuCtxWaitEvent_args {
   CUevent hEvent;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags) */
@@ -465,6 +514,7 @@ struct cuda_cuCtxAttach_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxDetach(CUcontext ctx) */
@@ -473,6 +523,7 @@ struct cuda_cuCtxDetach_args {
   CUcontext ctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig) */
@@ -481,6 +532,7 @@ struct cuda_cuCtxGetSharedMemConfig_args {
   CUsharedconfig *pConfig;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) */
@@ -489,6 +541,7 @@ struct cuda_cuCtxSetSharedMemConfig_args {
   CUsharedconfig config;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleLoad(CUmodule *module, const char *fname) */
@@ -498,6 +551,7 @@ struct cuda_cuModuleLoad_args {
   const char *fname;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleLoadData(CUmodule *module, const void *image) */
@@ -507,6 +561,7 @@ struct cuda_cuModuleLoadData_args {
   const void *image;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues) */
@@ -519,6 +574,7 @@ struct cuda_cuModuleLoadDataEx_args {
   void **optionValues;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) */
@@ -528,6 +584,7 @@ struct cuda_cuModuleLoadFatBinary_args {
   const void *fatCubin;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleUnload(CUmodule hmod) */
@@ -536,6 +593,7 @@ struct cuda_cuModuleUnload_args {
   CUmodule hmod;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) */
@@ -544,6 +602,7 @@ struct cuda_cuModuleGetLoadingMode_args {
   CUmoduleLoadingMode *mode;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) */
@@ -554,6 +613,7 @@ struct cuda_cuModuleGetFunction_args {
   const char *name;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) */
@@ -563,6 +623,7 @@ struct cuda_cuModuleGetFunctionCount_args {
   CUmodule mod;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod) */
@@ -573,6 +634,7 @@ struct cuda_cuModuleEnumerateFunctions_args {
   CUmodule mod;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name) */
@@ -584,6 +646,7 @@ struct cuda_cuModuleGetGlobal_v2_args {
   const char *name;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut) */
@@ -595,6 +658,7 @@ struct cuda_cuLinkCreate_v2_args {
   CUlinkState *stateOut;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues) */
@@ -610,6 +674,7 @@ struct cuda_cuLinkAddData_v2_args {
   void **optionValues;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions, CUjit_option *options, void **optionValues) */
@@ -623,6 +688,7 @@ struct cuda_cuLinkAddFile_v2_args {
   void **optionValues;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) */
@@ -633,6 +699,7 @@ struct cuda_cuLinkComplete_args {
   size_t *sizeOut;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLinkDestroy(CUlinkState state) */
@@ -641,6 +708,7 @@ struct cuda_cuLinkDestroy_args {
   CUlinkState state;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name) */
@@ -651,6 +719,7 @@ struct cuda_cuModuleGetTexRef_args {
   const char *name;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name) */
@@ -661,6 +730,7 @@ struct cuda_cuModuleGetSurfRef_args {
   const char *name;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions) */
@@ -676,6 +746,7 @@ struct cuda_cuLibraryLoadData_args {
   unsigned int numLibraryOptions;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions) */
@@ -691,6 +762,7 @@ struct cuda_cuLibraryLoadFromFile_args {
   unsigned int numLibraryOptions;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLibraryUnload(CUlibrary library) */
@@ -699,6 +771,7 @@ struct cuda_cuLibraryUnload_args {
   CUlibrary library;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name) */
@@ -709,6 +782,7 @@ struct cuda_cuLibraryGetKernel_args {
   const char *name;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib) */
@@ -718,6 +792,7 @@ struct cuda_cuLibraryGetKernelCount_args {
   CUlibrary lib;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib) */
@@ -728,6 +803,7 @@ struct cuda_cuLibraryEnumerateKernels_args {
   CUlibrary lib;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) */
@@ -737,6 +813,7 @@ struct cuda_cuLibraryGetModule_args {
   CUlibrary library;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) */
@@ -746,6 +823,7 @@ struct cuda_cuKernelGetFunction_args {
   CUkernel kernel;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) */
@@ -755,6 +833,7 @@ struct cuda_cuKernelGetLibrary_args {
   CUkernel kernel;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) */
@@ -766,6 +845,7 @@ struct cuda_cuLibraryGetGlobal_args {
   const char *name;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) */
@@ -777,6 +857,7 @@ struct cuda_cuLibraryGetManaged_args {
   const char *name;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char *symbol) */
@@ -787,6 +868,7 @@ struct cuda_cuLibraryGetUnifiedFunction_args {
   const char *symbol;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev) */
@@ -798,6 +880,7 @@ struct cuda_cuKernelGetAttribute_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev) */
@@ -809,6 +892,7 @@ struct cuda_cuKernelSetAttribute_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev) */
@@ -819,6 +903,7 @@ struct cuda_cuKernelSetCacheConfig_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuKernelGetName(const char **name, CUkernel hfunc) */
@@ -828,6 +913,7 @@ struct cuda_cuKernelGetName_args {
   CUkernel hfunc;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize) */
@@ -839,6 +925,7 @@ struct cuda_cuKernelGetParamInfo_args {
   size_t *paramSize;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemGetInfo_v2(size_t *free, size_t *total) */
@@ -848,6 +935,7 @@ struct cuda_cuMemGetInfo_v2_args {
   size_t *total;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) */
@@ -857,6 +945,7 @@ struct cuda_cuMemAlloc_v2_args {
   size_t bytesize;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes) */
@@ -869,6 +958,7 @@ struct cuda_cuMemAllocPitch_v2_args {
   unsigned int ElementSizeBytes;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemFree_v2(CUdeviceptr dptr) */
@@ -877,6 +967,7 @@ struct cuda_cuMemFree_v2_args {
   CUdeviceptr dptr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr) */
@@ -887,6 +978,7 @@ struct cuda_cuMemGetAddressRange_v2_args {
   CUdeviceptr dptr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemAllocHost_v2(void **pp, size_t bytesize) */
@@ -896,6 +988,7 @@ struct cuda_cuMemAllocHost_v2_args {
   size_t bytesize;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemFreeHost(void *p) */
@@ -904,6 +997,7 @@ struct cuda_cuMemFreeHost_args {
   void *p;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) */
@@ -914,6 +1008,7 @@ struct cuda_cuMemHostAlloc_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags) */
@@ -924,6 +1019,7 @@ struct cuda_cuMemHostGetDevicePointer_v2_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p) */
@@ -933,6 +1029,7 @@ struct cuda_cuMemHostGetFlags_args {
   void *p;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags) */
@@ -943,6 +1040,7 @@ struct cuda_cuMemAllocManaged_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback) */
@@ -954,6 +1052,7 @@ struct cuda_cuDeviceRegisterAsyncNotification_args {
   CUasyncCallbackHandle *callback;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHandle callback) */
@@ -963,6 +1062,7 @@ struct cuda_cuDeviceUnregisterAsyncNotification_args {
   CUasyncCallbackHandle callback;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) */
@@ -972,6 +1072,7 @@ struct cuda_cuDeviceGetByPCIBusId_args {
   const char *pciBusId;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) */
@@ -982,6 +1083,7 @@ struct cuda_cuDeviceGetPCIBusId_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event) */
@@ -991,6 +1093,7 @@ struct cuda_cuIpcGetEventHandle_args {
   CUevent event;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle) */
@@ -1000,6 +1103,7 @@ struct cuda_cuIpcOpenEventHandle_args {
   CUipcEventHandle handle;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) */
@@ -1009,6 +1113,7 @@ struct cuda_cuIpcGetMemHandle_args {
   CUdeviceptr dptr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags) */
@@ -1019,6 +1124,7 @@ struct cuda_cuIpcOpenMemHandle_v2_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuIpcCloseMemHandle(CUdeviceptr dptr) */
@@ -1027,6 +1133,7 @@ struct cuda_cuIpcCloseMemHandle_args {
   CUdeviceptr dptr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) */
@@ -1037,6 +1144,7 @@ struct cuda_cuMemHostRegister_v2_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemHostUnregister(void *p) */
@@ -1045,6 +1153,7 @@ struct cuda_cuMemHostUnregister_args {
   void *p;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) */
@@ -1055,6 +1164,7 @@ struct cuda_cuMemcpy_args {
   size_t ByteCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuMemcpy_before(struct cuda_cuMemcpy_args *args);
 
@@ -1068,6 +1178,7 @@ struct cuda_cuMemcpyPeer_args {
   size_t ByteCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuMemcpyPeer_before(struct cuda_cuMemcpyPeer_args *args);
 
@@ -1079,6 +1190,7 @@ struct cuda_cuMemcpyHtoD_v2_args {
   size_t ByteCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuMemcpyHtoD_v2_before(struct cuda_cuMemcpyHtoD_v2_args *args);
 
@@ -1090,6 +1202,7 @@ struct cuda_cuMemcpyDtoH_v2_args {
   size_t ByteCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuMemcpyDtoH_v2_before(struct cuda_cuMemcpyDtoH_v2_args *args);
 
@@ -1101,6 +1214,7 @@ struct cuda_cuMemcpyDtoD_v2_args {
   size_t ByteCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount) */
@@ -1112,6 +1226,7 @@ struct cuda_cuMemcpyDtoA_v2_args {
   size_t ByteCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount) */
@@ -1123,6 +1238,7 @@ struct cuda_cuMemcpyAtoD_v2_args {
   size_t ByteCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount) */
@@ -1134,6 +1250,7 @@ struct cuda_cuMemcpyHtoA_v2_args {
   size_t ByteCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount) */
@@ -1145,6 +1262,7 @@ struct cuda_cuMemcpyAtoH_v2_args {
   size_t ByteCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount) */
@@ -1157,6 +1275,7 @@ struct cuda_cuMemcpyAtoA_v2_args {
   size_t ByteCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) */
@@ -1165,6 +1284,7 @@ struct cuda_cuMemcpy2D_v2_args {
   const CUDA_MEMCPY2D *pCopy;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy) */
@@ -1173,6 +1293,7 @@ struct cuda_cuMemcpy2DUnaligned_v2_args {
   const CUDA_MEMCPY2D *pCopy;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) */
@@ -1181,6 +1302,7 @@ struct cuda_cuMemcpy3D_v2_args {
   const CUDA_MEMCPY3D *pCopy;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy) */
@@ -1189,6 +1311,7 @@ struct cuda_cuMemcpy3DPeer_args {
   const CUDA_MEMCPY3D_PEER *pCopy;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) */
@@ -1200,6 +1323,7 @@ struct cuda_cuMemcpyAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuMemcpyAsync_before(struct cuda_cuMemcpyAsync_args *args);
 
@@ -1214,6 +1338,7 @@ struct cuda_cuMemcpyPeerAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuMemcpyPeerAsync_before(struct cuda_cuMemcpyPeerAsync_args *args);
 
@@ -1226,6 +1351,7 @@ struct cuda_cuMemcpyHtoDAsync_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuMemcpyHtoDAsync_v2_before(struct cuda_cuMemcpyHtoDAsync_v2_args *args);
 
@@ -1238,6 +1364,7 @@ struct cuda_cuMemcpyDtoHAsync_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuMemcpyDtoHAsync_v2_before(struct cuda_cuMemcpyDtoHAsync_v2_args *args);
 
@@ -1250,6 +1377,7 @@ struct cuda_cuMemcpyDtoDAsync_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream) */
@@ -1262,6 +1390,7 @@ struct cuda_cuMemcpyHtoAAsync_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream) */
@@ -1274,6 +1403,7 @@ struct cuda_cuMemcpyAtoHAsync_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream) */
@@ -1283,6 +1413,7 @@ struct cuda_cuMemcpy2DAsync_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream) */
@@ -1292,6 +1423,7 @@ struct cuda_cuMemcpy3DAsync_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream) */
@@ -1301,6 +1433,7 @@ struct cuda_cuMemcpy3DPeerAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream) */
@@ -1316,6 +1449,7 @@ struct cuda_cuMemcpyBatchAsync_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream) */
@@ -1327,6 +1461,7 @@ struct cuda_cuMemcpy3DBatchAsync_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) */
@@ -1337,6 +1472,7 @@ struct cuda_cuMemsetD8_v2_args {
   size_t N;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) */
@@ -1347,6 +1483,7 @@ struct cuda_cuMemsetD16_v2_args {
   size_t N;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) */
@@ -1357,6 +1494,7 @@ struct cuda_cuMemsetD32_v2_args {
   size_t N;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height) */
@@ -1369,6 +1507,7 @@ struct cuda_cuMemsetD2D8_v2_args {
   size_t Height;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height) */
@@ -1381,6 +1520,7 @@ struct cuda_cuMemsetD2D16_v2_args {
   size_t Height;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height) */
@@ -1393,6 +1533,7 @@ struct cuda_cuMemsetD2D32_v2_args {
   size_t Height;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) */
@@ -1404,6 +1545,7 @@ struct cuda_cuMemsetD8Async_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream) */
@@ -1415,6 +1557,7 @@ struct cuda_cuMemsetD16Async_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream) */
@@ -1426,6 +1569,7 @@ struct cuda_cuMemsetD32Async_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream) */
@@ -1439,6 +1583,7 @@ struct cuda_cuMemsetD2D8Async_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream) */
@@ -1452,6 +1597,7 @@ struct cuda_cuMemsetD2D16Async_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream) */
@@ -1465,6 +1611,7 @@ struct cuda_cuMemsetD2D32Async_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray) */
@@ -1474,6 +1621,7 @@ struct cuda_cuArrayCreate_v2_args {
   const CUDA_ARRAY_DESCRIPTOR *pAllocateArray;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray) */
@@ -1483,6 +1631,7 @@ struct cuda_cuArrayGetDescriptor_v2_args {
   CUarray hArray;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array) */
@@ -1492,6 +1641,7 @@ struct cuda_cuArrayGetSparseProperties_args {
   CUarray array;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUmipmappedArray mipmap) */
@@ -1501,6 +1651,7 @@ struct cuda_cuMipmappedArrayGetSparseProperties_args {
   CUmipmappedArray mipmap;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUarray array, CUdevice device) */
@@ -1511,6 +1662,7 @@ struct cuda_cuArrayGetMemoryRequirements_args {
   CUdevice device;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements, CUmipmappedArray mipmap, CUdevice device) */
@@ -1521,6 +1673,7 @@ struct cuda_cuMipmappedArrayGetMemoryRequirements_args {
   CUdevice device;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx) */
@@ -1531,6 +1684,7 @@ struct cuda_cuArrayGetPlane_args {
   unsigned int planeIdx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuArrayDestroy(CUarray hArray) */
@@ -1539,6 +1693,7 @@ struct cuda_cuArrayDestroy_args {
   CUarray hArray;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray) */
@@ -1548,6 +1703,7 @@ struct cuda_cuArray3DCreate_v2_args {
   const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray) */
@@ -1557,6 +1713,7 @@ struct cuda_cuArray3DGetDescriptor_v2_args {
   CUarray hArray;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels) */
@@ -1567,6 +1724,7 @@ struct cuda_cuMipmappedArrayCreate_args {
   unsigned int numMipmapLevels;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level) */
@@ -1577,6 +1735,7 @@ struct cuda_cuMipmappedArrayGetLevel_args {
   unsigned int level;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray) */
@@ -1585,6 +1744,7 @@ struct cuda_cuMipmappedArrayDestroy_args {
   CUmipmappedArray hMipmappedArray;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size, CUmemRangeHandleType handleType, unsigned long long flags) */
@@ -1597,6 +1757,7 @@ struct cuda_cuMemGetHandleForAddressRange_args {
   unsigned long long flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream) */
@@ -1609,6 +1770,7 @@ struct cuda_cuMemBatchDecompressAsync_args {
   CUstream stream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags) */
@@ -1621,6 +1783,7 @@ struct cuda_cuMemAddressReserve_args {
   unsigned long long flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size) */
@@ -1630,6 +1793,7 @@ struct cuda_cuMemAddressFree_args {
   size_t size;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags) */
@@ -1641,6 +1805,7 @@ struct cuda_cuMemCreate_args {
   unsigned long long flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemRelease(CUmemGenericAllocationHandle handle) */
@@ -1649,6 +1814,7 @@ struct cuda_cuMemRelease_args {
   CUmemGenericAllocationHandle handle;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags) */
@@ -1661,6 +1827,7 @@ struct cuda_cuMemMap_args {
   unsigned long long flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream) */
@@ -1671,6 +1838,7 @@ struct cuda_cuMemMapArrayAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) */
@@ -1680,6 +1848,7 @@ struct cuda_cuMemUnmap_args {
   size_t size;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count) */
@@ -1691,6 +1860,7 @@ struct cuda_cuMemSetAccess_args {
   size_t count;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr) */
@@ -1701,6 +1871,7 @@ struct cuda_cuMemGetAccess_args {
   CUdeviceptr ptr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags) */
@@ -1712,6 +1883,7 @@ struct cuda_cuMemExportToShareableHandle_args {
   unsigned long long flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType) */
@@ -1722,6 +1894,7 @@ struct cuda_cuMemImportFromShareableHandle_args {
   CUmemAllocationHandleType shHandleType;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option) */
@@ -1732,6 +1905,7 @@ struct cuda_cuMemGetAllocationGranularity_args {
   CUmemAllocationGranularity_flags option;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle) */
@@ -1741,6 +1915,7 @@ struct cuda_cuMemGetAllocationPropertiesFromHandle_args {
   CUmemGenericAllocationHandle handle;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr) */
@@ -1750,6 +1925,7 @@ struct cuda_cuMemRetainAllocationHandle_args {
   void *addr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) */
@@ -1759,6 +1935,7 @@ struct cuda_cuMemFreeAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) */
@@ -1769,6 +1946,7 @@ struct cuda_cuMemAllocAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) */
@@ -1778,6 +1956,7 @@ struct cuda_cuMemPoolTrimTo_args {
   size_t minBytesToKeep;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) */
@@ -1788,6 +1967,7 @@ struct cuda_cuMemPoolSetAttribute_args {
   void *value;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) */
@@ -1798,6 +1978,7 @@ struct cuda_cuMemPoolGetAttribute_args {
   void *value;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count) */
@@ -1808,6 +1989,7 @@ struct cuda_cuMemPoolSetAccess_args {
   size_t count;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location) */
@@ -1818,6 +2000,7 @@ struct cuda_cuMemPoolGetAccess_args {
   CUmemLocation *location;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps) */
@@ -1827,6 +2010,7 @@ struct cuda_cuMemPoolCreate_args {
   const CUmemPoolProps *poolProps;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolDestroy(CUmemoryPool pool) */
@@ -1835,6 +2019,7 @@ struct cuda_cuMemPoolDestroy_args {
   CUmemoryPool pool;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type) */
@@ -1845,6 +2030,7 @@ struct cuda_cuMemGetDefaultMemPool_args {
   CUmemAllocationType type;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type) */
@@ -1855,6 +2041,7 @@ struct cuda_cuMemGetMemPool_args {
   CUmemAllocationType type;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool) */
@@ -1865,6 +2052,7 @@ struct cuda_cuMemSetMemPool_args {
   CUmemoryPool pool;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream) */
@@ -1876,6 +2064,7 @@ struct cuda_cuMemAllocFromPoolAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags) */
@@ -1887,6 +2076,7 @@ struct cuda_cuMemPoolExportToShareableHandle_args {
   unsigned long long flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags) */
@@ -1898,6 +2088,7 @@ struct cuda_cuMemPoolImportFromShareableHandle_args {
   unsigned long long flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr) */
@@ -1907,6 +2098,7 @@ struct cuda_cuMemPoolExportPointer_args {
   CUdeviceptr ptr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData) */
@@ -1917,6 +2109,7 @@ struct cuda_cuMemPoolImportPointer_args {
   CUmemPoolPtrExportData *shareData;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulticastObjectProp *prop) */
@@ -1926,6 +2119,7 @@ struct cuda_cuMulticastCreate_args {
   const CUmulticastObjectProp *prop;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice dev) */
@@ -1935,6 +2129,7 @@ struct cuda_cuMulticastAddDevice_args {
   CUdevice dev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUmemGenericAllocationHandle memHandle, size_t memOffset, size_t size, unsigned long long flags) */
@@ -1948,6 +2143,7 @@ struct cuda_cuMulticastBindMem_args {
   unsigned long long flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOffset, CUdeviceptr memptr, size_t size, unsigned long long flags) */
@@ -1960,6 +2156,7 @@ struct cuda_cuMulticastBindAddr_args {
   unsigned long long flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, size_t mcOffset, size_t size) */
@@ -1971,6 +2168,7 @@ struct cuda_cuMulticastUnbind_args {
   size_t size;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectProp *prop, CUmulticastGranularity_flags option) */
@@ -1981,6 +2179,7 @@ struct cuda_cuMulticastGetGranularity_args {
   CUmulticastGranularity_flags option;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr) */
@@ -1991,6 +2190,7 @@ struct cuda_cuPointerGetAttribute_args {
   CUdeviceptr ptr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream) */
@@ -2003,6 +2203,7 @@ struct cuda_cuMemPrefetchAsync_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location) */
@@ -2014,6 +2215,7 @@ struct cuda_cuMemAdvise_v2_args {
   CUmemLocation location;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream) */
@@ -2029,6 +2231,7 @@ struct cuda_cuMemPrefetchBatchAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream) */
@@ -2041,6 +2244,7 @@ struct cuda_cuMemDiscardBatchAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream) */
@@ -2056,6 +2260,7 @@ struct cuda_cuMemDiscardAndPrefetchBatchAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count) */
@@ -2068,6 +2273,7 @@ struct cuda_cuMemRangeGetAttribute_args {
   size_t count;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count) */
@@ -2081,6 +2287,7 @@ struct cuda_cuMemRangeGetAttributes_args {
   size_t count;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr) */
@@ -2091,6 +2298,7 @@ struct cuda_cuPointerSetAttribute_args {
   CUdeviceptr ptr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr) */
@@ -2102,6 +2310,7 @@ struct cuda_cuPointerGetAttributes_args {
   CUdeviceptr ptr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) */
@@ -2111,6 +2320,7 @@ struct cuda_cuStreamCreate_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority) */
@@ -2121,6 +2331,7 @@ struct cuda_cuStreamCreateWithPriority_args {
   int priority;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamGetPriority(CUstream hStream, int *priority) */
@@ -2130,6 +2341,7 @@ struct cuda_cuStreamGetPriority_args {
   int *priority;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device) */
@@ -2139,6 +2351,7 @@ struct cuda_cuStreamGetDevice_args {
   CUdevice *device;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags) */
@@ -2148,6 +2361,7 @@ struct cuda_cuStreamGetFlags_args {
   unsigned int *flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId) */
@@ -2157,6 +2371,7 @@ struct cuda_cuStreamGetId_args {
   unsigned long long *streamId;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx) */
@@ -2166,6 +2381,7 @@ struct cuda_cuStreamGetCtx_args {
   CUcontext *pctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx) */
@@ -2176,6 +2392,7 @@ struct cuda_cuStreamGetCtx_v2_args {
   CUgreenCtx *pGreenCtx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) */
@@ -2186,6 +2403,7 @@ struct cuda_cuStreamWaitEvent_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags) */
@@ -2197,6 +2415,7 @@ struct cuda_cuStreamAddCallback_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode) */
@@ -2206,6 +2425,7 @@ struct cuda_cuStreamBeginCapture_v2_args {
   CUstreamCaptureMode mode;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode) */
@@ -2219,6 +2439,7 @@ struct cuda_cuStreamBeginCaptureToGraph_args {
   CUstreamCaptureMode mode;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) */
@@ -2227,6 +2448,7 @@ struct cuda_cuThreadExchangeStreamCaptureMode_args {
   CUstreamCaptureMode *mode;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph) */
@@ -2236,6 +2458,7 @@ struct cuda_cuStreamEndCapture_args {
   CUgraph *phGraph;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus) */
@@ -2245,6 +2468,7 @@ struct cuda_cuStreamIsCapturing_args {
   CUstreamCaptureStatus *captureStatus;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out) */
@@ -2259,6 +2483,7 @@ struct cuda_cuStreamGetCaptureInfo_v3_args {
   size_t *numDependencies_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags) */
@@ -2271,6 +2496,7 @@ struct cuda_cuStreamUpdateCaptureDependencies_v2_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags) */
@@ -2282,6 +2508,7 @@ struct cuda_cuStreamAttachMemAsync_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamQuery(CUstream hStream) */
@@ -2290,6 +2517,7 @@ struct cuda_cuStreamQuery_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamSynchronize(CUstream hStream) */
@@ -2298,6 +2526,7 @@ struct cuda_cuStreamSynchronize_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuStreamSynchronize_after(struct cuda_cuStreamSynchronize_args *args);
 
@@ -2307,6 +2536,7 @@ struct cuda_cuStreamDestroy_v2_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) */
@@ -2316,6 +2546,7 @@ struct cuda_cuStreamCopyAttributes_args {
   CUstream src;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out) */
@@ -2326,6 +2557,7 @@ struct cuda_cuStreamGetAttribute_args {
   CUstreamAttrValue *value_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value) */
@@ -2336,6 +2568,7 @@ struct cuda_cuStreamSetAttribute_args {
   const CUstreamAttrValue *value;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) */
@@ -2345,6 +2578,7 @@ struct cuda_cuEventCreate_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuEventRecord(CUevent hEvent, CUstream hStream) */
@@ -2354,6 +2588,7 @@ struct cuda_cuEventRecord_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags) */
@@ -2364,6 +2599,7 @@ struct cuda_cuEventRecordWithFlags_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuEventQuery(CUevent hEvent) */
@@ -2372,6 +2608,7 @@ struct cuda_cuEventQuery_args {
   CUevent hEvent;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuEventSynchronize(CUevent hEvent) */
@@ -2380,6 +2617,7 @@ struct cuda_cuEventSynchronize_args {
   CUevent hEvent;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuEventSynchronize_after(struct cuda_cuEventSynchronize_args *args);
 
@@ -2389,6 +2627,7 @@ struct cuda_cuEventDestroy_v2_args {
   CUevent hEvent;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd) */
@@ -2399,6 +2638,7 @@ struct cuda_cuEventElapsedTime_v2_args {
   CUevent hEnd;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc) */
@@ -2408,6 +2648,7 @@ struct cuda_cuImportExternalMemory_args {
   const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc) */
@@ -2418,6 +2659,7 @@ struct cuda_cuExternalMemoryGetMappedBuffer_args {
   const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc) */
@@ -2428,6 +2670,7 @@ struct cuda_cuExternalMemoryGetMappedMipmappedArray_args {
   const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDestroyExternalMemory(CUexternalMemory extMem) */
@@ -2436,6 +2679,7 @@ struct cuda_cuDestroyExternalMemory_args {
   CUexternalMemory extMem;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuImportExternalSemaphore(CUexternalSemaphore *extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc) */
@@ -2445,6 +2689,7 @@ struct cuda_cuImportExternalSemaphore_args {
   const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream) */
@@ -2456,6 +2701,7 @@ struct cuda_cuSignalExternalSemaphoresAsync_args {
   CUstream stream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream) */
@@ -2467,6 +2713,7 @@ struct cuda_cuWaitExternalSemaphoresAsync_args {
   CUstream stream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDestroyExternalSemaphore(CUexternalSemaphore extSem) */
@@ -2475,6 +2722,7 @@ struct cuda_cuDestroyExternalSemaphore_args {
   CUexternalSemaphore extSem;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags) */
@@ -2486,6 +2734,7 @@ struct cuda_cuStreamWaitValue32_v2_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags) */
@@ -2497,6 +2746,7 @@ struct cuda_cuStreamWaitValue64_v2_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags) */
@@ -2508,6 +2758,7 @@ struct cuda_cuStreamWriteValue32_v2_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags) */
@@ -2519,6 +2770,7 @@ struct cuda_cuStreamWriteValue64_v2_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags) */
@@ -2530,6 +2782,7 @@ struct cuda_cuStreamBatchMemOp_v2_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) */
@@ -2540,6 +2793,7 @@ struct cuda_cuFuncGetAttribute_args {
   CUfunction hfunc;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) */
@@ -2550,6 +2804,7 @@ struct cuda_cuFuncSetAttribute_args {
   int value;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) */
@@ -2559,6 +2814,7 @@ struct cuda_cuFuncSetCacheConfig_args {
   CUfunc_cache config;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) */
@@ -2568,6 +2824,7 @@ struct cuda_cuFuncGetModule_args {
   CUfunction hfunc;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncGetName(const char **name, CUfunction hfunc) */
@@ -2577,6 +2834,7 @@ struct cuda_cuFuncGetName_args {
   CUfunction hfunc;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize) */
@@ -2588,6 +2846,7 @@ struct cuda_cuFuncGetParamInfo_args {
   size_t *paramSize;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) */
@@ -2597,6 +2856,7 @@ struct cuda_cuFuncIsLoaded_args {
   CUfunction function;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncLoad(CUfunction function) */
@@ -2605,6 +2865,7 @@ struct cuda_cuFuncLoad_args {
   CUfunction function;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra) */
@@ -2623,6 +2884,7 @@ struct cuda_cuLaunchKernel_args {
   void **extra;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra) */
@@ -2634,6 +2896,7 @@ struct cuda_cuLaunchKernelEx_args {
   void **extra;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuLaunchKernelEx_before(struct cuda_cuLaunchKernelEx_args *args);
 
@@ -2652,6 +2915,7 @@ struct cuda_cuLaunchCooperativeKernel_args {
   void **kernelParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags) */
@@ -2662,6 +2926,7 @@ struct cuda_cuLaunchCooperativeKernelMultiDevice_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData) */
@@ -2672,6 +2937,7 @@ struct cuda_cuLaunchHostFunc_args {
   void *userData;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z) */
@@ -2683,6 +2949,7 @@ struct cuda_cuFuncSetBlockShape_args {
   int z;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes) */
@@ -2692,6 +2959,7 @@ struct cuda_cuFuncSetSharedSize_args {
   unsigned int bytes;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuParamSetSize(CUfunction hfunc, unsigned int numbytes) */
@@ -2701,6 +2969,7 @@ struct cuda_cuParamSetSize_args {
   unsigned int numbytes;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuParamSeti(CUfunction hfunc, int offset, unsigned int value) */
@@ -2711,6 +2980,7 @@ struct cuda_cuParamSeti_args {
   unsigned int value;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuParamSetf(CUfunction hfunc, int offset, float value) */
@@ -2721,6 +2991,7 @@ struct cuda_cuParamSetf_args {
   float value;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes) */
@@ -2732,6 +3003,7 @@ struct cuda_cuParamSetv_args {
   unsigned int numbytes;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLaunch(CUfunction f) */
@@ -2740,6 +3012,7 @@ struct cuda_cuLaunch_args {
   CUfunction f;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLaunchGrid(CUfunction f, int grid_width, int grid_height) */
@@ -2750,6 +3023,7 @@ struct cuda_cuLaunchGrid_args {
   int grid_height;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream) */
@@ -2761,6 +3035,7 @@ struct cuda_cuLaunchGridAsync_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef) */
@@ -2771,6 +3046,7 @@ struct cuda_cuParamSetTexRef_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config) */
@@ -2780,6 +3056,7 @@ struct cuda_cuFuncSetSharedMemConfig_args {
   CUsharedconfig config;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) */
@@ -2789,6 +3066,7 @@ struct cuda_cuGraphCreate_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams) */
@@ -2801,6 +3079,7 @@ struct cuda_cuGraphAddKernelNode_v2_args {
   const CUDA_KERNEL_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams) */
@@ -2810,6 +3089,7 @@ struct cuda_cuGraphKernelNodeGetParams_v2_args {
   CUDA_KERNEL_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams) */
@@ -2819,6 +3099,7 @@ struct cuda_cuGraphKernelNodeSetParams_v2_args {
   const CUDA_KERNEL_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx) */
@@ -2832,6 +3113,7 @@ struct cuda_cuGraphAddMemcpyNode_args {
   CUcontext ctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams) */
@@ -2841,6 +3123,7 @@ struct cuda_cuGraphMemcpyNodeGetParams_args {
   CUDA_MEMCPY3D *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams) */
@@ -2850,6 +3133,7 @@ struct cuda_cuGraphMemcpyNodeSetParams_args {
   const CUDA_MEMCPY3D *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx) */
@@ -2863,6 +3147,7 @@ struct cuda_cuGraphAddMemsetNode_args {
   CUcontext ctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams) */
@@ -2872,6 +3157,7 @@ struct cuda_cuGraphMemsetNodeGetParams_args {
   CUDA_MEMSET_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams) */
@@ -2881,6 +3167,7 @@ struct cuda_cuGraphMemsetNodeSetParams_args {
   const CUDA_MEMSET_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams) */
@@ -2893,6 +3180,7 @@ struct cuda_cuGraphAddHostNode_args {
   const CUDA_HOST_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams) */
@@ -2902,6 +3190,7 @@ struct cuda_cuGraphHostNodeGetParams_args {
   CUDA_HOST_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams) */
@@ -2911,6 +3200,7 @@ struct cuda_cuGraphHostNodeSetParams_args {
   const CUDA_HOST_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraph childGraph) */
@@ -2923,6 +3213,7 @@ struct cuda_cuGraphAddChildGraphNode_args {
   CUgraph childGraph;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph) */
@@ -2932,6 +3223,7 @@ struct cuda_cuGraphChildGraphNodeGetGraph_args {
   CUgraph *phGraph;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies) */
@@ -2943,6 +3235,7 @@ struct cuda_cuGraphAddEmptyNode_args {
   size_t numDependencies;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event) */
@@ -2955,6 +3248,7 @@ struct cuda_cuGraphAddEventRecordNode_args {
   CUevent event;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out) */
@@ -2964,6 +3258,7 @@ struct cuda_cuGraphEventRecordNodeGetEvent_args {
   CUevent *event_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event) */
@@ -2973,6 +3268,7 @@ struct cuda_cuGraphEventRecordNodeSetEvent_args {
   CUevent event;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUevent event) */
@@ -2985,6 +3281,7 @@ struct cuda_cuGraphAddEventWaitNode_args {
   CUevent event;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out) */
@@ -2994,6 +3291,7 @@ struct cuda_cuGraphEventWaitNodeGetEvent_args {
   CUevent *event_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event) */
@@ -3003,6 +3301,7 @@ struct cuda_cuGraphEventWaitNodeSetEvent_args {
   CUevent event;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams) */
@@ -3015,6 +3314,7 @@ struct cuda_cuGraphAddExternalSemaphoresSignalNode_args {
   const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out) */
@@ -3024,6 +3324,7 @@ struct cuda_cuGraphExternalSemaphoresSignalNodeGetParams_args {
   CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams) */
@@ -3033,6 +3334,7 @@ struct cuda_cuGraphExternalSemaphoresSignalNodeSetParams_args {
   const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams) */
@@ -3045,6 +3347,7 @@ struct cuda_cuGraphAddExternalSemaphoresWaitNode_args {
   const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out) */
@@ -3054,6 +3357,7 @@ struct cuda_cuGraphExternalSemaphoresWaitNodeGetParams_args {
   CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams) */
@@ -3063,6 +3367,7 @@ struct cuda_cuGraphExternalSemaphoresWaitNodeSetParams_args {
   const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams) */
@@ -3075,6 +3380,7 @@ struct cuda_cuGraphAddBatchMemOpNode_args {
   const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out) */
@@ -3084,6 +3390,7 @@ struct cuda_cuGraphBatchMemOpNodeGetParams_args {
   CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams) */
@@ -3093,6 +3400,7 @@ struct cuda_cuGraphBatchMemOpNodeSetParams_args {
   const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams) */
@@ -3103,6 +3411,7 @@ struct cuda_cuGraphExecBatchMemOpNodeSetParams_args {
   const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams) */
@@ -3115,6 +3424,7 @@ struct cuda_cuGraphAddMemAllocNode_args {
   CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out) */
@@ -3124,6 +3434,7 @@ struct cuda_cuGraphMemAllocNodeGetParams_args {
   CUDA_MEM_ALLOC_NODE_PARAMS *params_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUdeviceptr dptr) */
@@ -3136,6 +3447,7 @@ struct cuda_cuGraphAddMemFreeNode_args {
   CUdeviceptr dptr;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out) */
@@ -3145,6 +3457,7 @@ struct cuda_cuGraphMemFreeNodeGetParams_args {
   CUdeviceptr *dptr_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGraphMemTrim(CUdevice device) */
@@ -3153,6 +3466,7 @@ struct cuda_cuDeviceGraphMemTrim_args {
   CUdevice device;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value) */
@@ -3163,6 +3477,7 @@ struct cuda_cuDeviceGetGraphMemAttribute_args {
   void *value;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value) */
@@ -3173,6 +3488,7 @@ struct cuda_cuDeviceSetGraphMemAttribute_args {
   void *value;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph) */
@@ -3182,6 +3498,7 @@ struct cuda_cuGraphClone_args {
   CUgraph originalGraph;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph) */
@@ -3192,6 +3509,7 @@ struct cuda_cuGraphNodeFindInClone_args {
   CUgraph hClonedGraph;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type) */
@@ -3201,6 +3519,7 @@ struct cuda_cuGraphNodeGetType_args {
   CUgraphNodeType *type;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes) */
@@ -3211,6 +3530,7 @@ struct cuda_cuGraphGetNodes_args {
   size_t *numNodes;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes) */
@@ -3221,6 +3541,7 @@ struct cuda_cuGraphGetRootNodes_args {
   size_t *numRootNodes;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges) */
@@ -3233,6 +3554,7 @@ struct cuda_cuGraphGetEdges_v2_args {
   size_t *numEdges;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData, size_t *numDependencies) */
@@ -3244,6 +3566,7 @@ struct cuda_cuGraphNodeGetDependencies_v2_args {
   size_t *numDependencies;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData, size_t *numDependentNodes) */
@@ -3255,6 +3578,7 @@ struct cuda_cuGraphNodeGetDependentNodes_v2_args {
   size_t *numDependentNodes;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies) */
@@ -3267,6 +3591,7 @@ struct cuda_cuGraphAddDependencies_v2_args {
   size_t numDependencies;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies) */
@@ -3279,6 +3604,7 @@ struct cuda_cuGraphRemoveDependencies_v2_args {
   size_t numDependencies;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphDestroyNode(CUgraphNode hNode) */
@@ -3287,6 +3613,7 @@ struct cuda_cuGraphDestroyNode_args {
   CUgraphNode hNode;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags) */
@@ -3297,6 +3624,7 @@ struct cuda_cuGraphInstantiateWithFlags_args {
   unsigned long long flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams) */
@@ -3307,6 +3635,7 @@ struct cuda_cuGraphInstantiateWithParams_args {
   CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags) */
@@ -3316,6 +3645,7 @@ struct cuda_cuGraphExecGetFlags_args {
   cuuint64_t *flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams) */
@@ -3326,6 +3656,7 @@ struct cuda_cuGraphExecKernelNodeSetParams_v2_args {
   const CUDA_KERNEL_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams, CUcontext ctx) */
@@ -3337,6 +3668,7 @@ struct cuda_cuGraphExecMemcpyNodeSetParams_args {
   CUcontext ctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx) */
@@ -3348,6 +3680,7 @@ struct cuda_cuGraphExecMemsetNodeSetParams_args {
   CUcontext ctx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams) */
@@ -3358,6 +3691,7 @@ struct cuda_cuGraphExecHostNodeSetParams_args {
   const CUDA_HOST_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph) */
@@ -3368,6 +3702,7 @@ struct cuda_cuGraphExecChildGraphNodeSetParams_args {
   CUgraph childGraph;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event) */
@@ -3378,6 +3713,7 @@ struct cuda_cuGraphExecEventRecordNodeSetEvent_args {
   CUevent event;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event) */
@@ -3388,6 +3724,7 @@ struct cuda_cuGraphExecEventWaitNodeSetEvent_args {
   CUevent event;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams) */
@@ -3398,6 +3735,7 @@ struct cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_args {
   const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams) */
@@ -3408,6 +3746,7 @@ struct cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_args {
   const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled) */
@@ -3418,6 +3757,7 @@ struct cuda_cuGraphNodeSetEnabled_args {
   unsigned int isEnabled;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled) */
@@ -3428,6 +3768,7 @@ struct cuda_cuGraphNodeGetEnabled_args {
   unsigned int *isEnabled;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream) */
@@ -3437,6 +3778,7 @@ struct cuda_cuGraphUpload_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) */
@@ -3446,6 +3788,7 @@ struct cuda_cuGraphLaunch_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) */
@@ -3454,6 +3797,7 @@ struct cuda_cuGraphExecDestroy_args {
   CUgraphExec hGraphExec;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphDestroy(CUgraph hGraph) */
@@ -3462,6 +3806,7 @@ struct cuda_cuGraphDestroy_args {
   CUgraph hGraph;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo) */
@@ -3472,6 +3817,7 @@ struct cuda_cuGraphExecUpdate_v2_args {
   CUgraphExecUpdateResultInfo *resultInfo;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src) */
@@ -3481,6 +3827,7 @@ struct cuda_cuGraphKernelNodeCopyAttributes_args {
   CUgraphNode src;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out) */
@@ -3491,6 +3838,7 @@ struct cuda_cuGraphKernelNodeGetAttribute_args {
   CUkernelNodeAttrValue *value_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, const CUkernelNodeAttrValue *value) */
@@ -3501,6 +3849,7 @@ struct cuda_cuGraphKernelNodeSetAttribute_args {
   const CUkernelNodeAttrValue *value;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags) */
@@ -3511,6 +3860,7 @@ struct cuda_cuGraphDebugDotPrint_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags) */
@@ -3523,6 +3873,7 @@ struct cuda_cuUserObjectCreate_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) */
@@ -3532,6 +3883,7 @@ struct cuda_cuUserObjectRetain_args {
   unsigned int count;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) */
@@ -3541,6 +3893,7 @@ struct cuda_cuUserObjectRelease_args {
   unsigned int count;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags) */
@@ -3552,6 +3905,7 @@ struct cuda_cuGraphRetainUserObject_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count) */
@@ -3562,6 +3916,7 @@ struct cuda_cuGraphReleaseUserObject_args {
   unsigned int count;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams) */
@@ -3575,6 +3930,7 @@ struct cuda_cuGraphAddNode_v2_args {
   CUgraphNodeParams *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams) */
@@ -3584,6 +3940,7 @@ struct cuda_cuGraphNodeSetParams_args {
   CUgraphNodeParams *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams) */
@@ -3594,6 +3951,7 @@ struct cuda_cuGraphExecNodeSetParams_args {
   CUgraphNodeParams *nodeParams;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags) */
@@ -3606,6 +3964,7 @@ struct cuda_cuGraphConditionalHandleCreate_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize) */
@@ -3617,6 +3976,7 @@ struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_args {
   size_t dynamicSMemSize;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags) */
@@ -3629,6 +3989,7 @@ struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit) */
@@ -3642,6 +4003,7 @@ struct cuda_cuOccupancyMaxPotentialBlockSize_args {
   int blockSizeLimit;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags) */
@@ -3656,6 +4018,7 @@ struct cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize) */
@@ -3667,6 +4030,7 @@ struct cuda_cuOccupancyAvailableDynamicSMemPerBlock_args {
   int blockSize;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config) */
@@ -3677,6 +4041,7 @@ struct cuda_cuOccupancyMaxPotentialClusterSize_args {
   const CUlaunchConfig *config;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config) */
@@ -3687,6 +4052,7 @@ struct cuda_cuOccupancyMaxActiveClusters_args {
   const CUlaunchConfig *config;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags) */
@@ -3697,6 +4063,7 @@ struct cuda_cuTexRefSetArray_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmappedArray, unsigned int Flags) */
@@ -3707,6 +4074,7 @@ struct cuda_cuTexRefSetMipmappedArray_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetAddress_v2(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes) */
@@ -3718,6 +4086,7 @@ struct cuda_cuTexRefSetAddress_v2_args {
   size_t bytes;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetAddress2D_v3(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *desc, CUdeviceptr dptr, size_t Pitch) */
@@ -3729,6 +4098,7 @@ struct cuda_cuTexRefSetAddress2D_v3_args {
   size_t Pitch;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents) */
@@ -3739,6 +4109,7 @@ struct cuda_cuTexRefSetFormat_args {
   int NumPackedComponents;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am) */
@@ -3749,6 +4120,7 @@ struct cuda_cuTexRefSetAddressMode_args {
   CUaddress_mode am;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm) */
@@ -3758,6 +4130,7 @@ struct cuda_cuTexRefSetFilterMode_args {
   CUfilter_mode fm;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm) */
@@ -3767,6 +4140,7 @@ struct cuda_cuTexRefSetMipmapFilterMode_args {
   CUfilter_mode fm;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias) */
@@ -3776,6 +4150,7 @@ struct cuda_cuTexRefSetMipmapLevelBias_args {
   float bias;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp, float maxMipmapLevelClamp) */
@@ -3786,6 +4161,7 @@ struct cuda_cuTexRefSetMipmapLevelClamp_args {
   float maxMipmapLevelClamp;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso) */
@@ -3795,6 +4171,7 @@ struct cuda_cuTexRefSetMaxAnisotropy_args {
   unsigned int maxAniso;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor) */
@@ -3804,6 +4181,7 @@ struct cuda_cuTexRefSetBorderColor_args {
   float *pBorderColor;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags) */
@@ -3813,6 +4191,7 @@ struct cuda_cuTexRefSetFlags_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetAddress_v2(CUdeviceptr *pdptr, CUtexref hTexRef) */
@@ -3822,6 +4201,7 @@ struct cuda_cuTexRefGetAddress_v2_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef) */
@@ -3831,6 +4211,7 @@ struct cuda_cuTexRefGetArray_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref hTexRef) */
@@ -3840,6 +4221,7 @@ struct cuda_cuTexRefGetMipmappedArray_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim) */
@@ -3850,6 +4232,7 @@ struct cuda_cuTexRefGetAddressMode_args {
   int dim;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef) */
@@ -3859,6 +4242,7 @@ struct cuda_cuTexRefGetFilterMode_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref hTexRef) */
@@ -3869,6 +4253,7 @@ struct cuda_cuTexRefGetFormat_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef) */
@@ -3878,6 +4263,7 @@ struct cuda_cuTexRefGetMipmapFilterMode_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef) */
@@ -3887,6 +4273,7 @@ struct cuda_cuTexRefGetMipmapLevelBias_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, CUtexref hTexRef) */
@@ -3897,6 +4284,7 @@ struct cuda_cuTexRefGetMipmapLevelClamp_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef) */
@@ -3906,6 +4294,7 @@ struct cuda_cuTexRefGetMaxAnisotropy_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef) */
@@ -3915,6 +4304,7 @@ struct cuda_cuTexRefGetBorderColor_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef) */
@@ -3924,6 +4314,7 @@ struct cuda_cuTexRefGetFlags_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefCreate(CUtexref *pTexRef) */
@@ -3932,6 +4323,7 @@ struct cuda_cuTexRefCreate_args {
   CUtexref *pTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexRefDestroy(CUtexref hTexRef) */
@@ -3940,6 +4332,7 @@ struct cuda_cuTexRefDestroy_args {
   CUtexref hTexRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flags) */
@@ -3950,6 +4343,7 @@ struct cuda_cuSurfRefSetArray_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef) */
@@ -3959,6 +4353,7 @@ struct cuda_cuSurfRefGetArray_args {
   CUsurfref hSurfRef;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc) */
@@ -3970,6 +4365,7 @@ struct cuda_cuTexObjectCreate_args {
   const CUDA_RESOURCE_VIEW_DESC *pResViewDesc;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexObjectDestroy(CUtexObject texObject) */
@@ -3978,6 +4374,7 @@ struct cuda_cuTexObjectDestroy_args {
   CUtexObject texObject;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject) */
@@ -3987,6 +4384,7 @@ struct cuda_cuTexObjectGetResourceDesc_args {
   CUtexObject texObject;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject) */
@@ -3996,6 +4394,7 @@ struct cuda_cuTexObjectGetTextureDesc_args {
   CUtexObject texObject;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject) */
@@ -4005,6 +4404,7 @@ struct cuda_cuTexObjectGetResourceViewDesc_args {
   CUtexObject texObject;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc) */
@@ -4014,6 +4414,7 @@ struct cuda_cuSurfObjectCreate_args {
   const CUDA_RESOURCE_DESC *pResDesc;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuSurfObjectDestroy(CUsurfObject surfObject) */
@@ -4022,6 +4423,7 @@ struct cuda_cuSurfObjectDestroy_args {
   CUsurfObject surfObject;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject) */
@@ -4031,6 +4433,7 @@ struct cuda_cuSurfObjectGetResourceDesc_args {
   CUsurfObject surfObject;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) */
@@ -4050,6 +4453,7 @@ struct cuda_cuTensorMapEncodeTiled_args {
   CUtensorMapFloatOOBfill oobFill;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) */
@@ -4072,6 +4476,7 @@ struct cuda_cuTensorMapEncodeIm2col_args {
   CUtensorMapFloatOOBfill oobFill;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim, const cuuint64_t *globalStrides, int pixelBoxLowerCornerWidth, int pixelBoxUpperCornerWidth, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides, CUtensorMapInterleave interleave, CUtensorMapIm2ColWideMode mode, CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) */
@@ -4095,6 +4500,7 @@ struct cuda_cuTensorMapEncodeIm2colWide_args {
   CUtensorMapFloatOOBfill oobFill;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress) */
@@ -4104,6 +4510,7 @@ struct cuda_cuTensorMapReplaceAddress_args {
   void *globalAddress;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev) */
@@ -4114,6 +4521,7 @@ struct cuda_cuDeviceCanAccessPeer_args {
   CUdevice peerDev;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) */
@@ -4123,6 +4531,7 @@ struct cuda_cuCtxEnablePeerAccess_args {
   unsigned int Flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxDisablePeerAccess(CUcontext peerContext) */
@@ -4131,6 +4540,7 @@ struct cuda_cuCtxDisablePeerAccess_args {
   CUcontext peerContext;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice) */
@@ -4142,6 +4552,7 @@ struct cuda_cuDeviceGetP2PAttribute_args {
   CUdevice dstDevice;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *capabilities, const CUatomicOperation *operations, unsigned int count, CUdevice srcDevice, CUdevice dstDevice) */
@@ -4154,6 +4565,7 @@ struct cuda_cuDeviceGetP2PAtomicCapabilities_args {
   CUdevice dstDevice;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphicsUnregisterResource(CUgraphicsResource resource) */
@@ -4162,6 +4574,7 @@ struct cuda_cuGraphicsUnregisterResource_args {
   CUgraphicsResource resource;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel) */
@@ -4173,6 +4586,7 @@ struct cuda_cuGraphicsSubResourceGetMappedArray_args {
   unsigned int mipLevel;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedArray, CUgraphicsResource resource) */
@@ -4182,6 +4596,7 @@ struct cuda_cuGraphicsResourceGetMappedMipmappedArray_args {
   CUgraphicsResource resource;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *pDevPtr, size_t *pSize, CUgraphicsResource resource) */
@@ -4192,6 +4607,7 @@ struct cuda_cuGraphicsResourceGetMappedPointer_v2_args {
   CUgraphicsResource resource;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphicsResourceSetMapFlags_v2(CUgraphicsResource resource, unsigned int flags) */
@@ -4201,6 +4617,7 @@ struct cuda_cuGraphicsResourceSetMapFlags_v2_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream) */
@@ -4211,6 +4628,7 @@ struct cuda_cuGraphicsMapResources_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream) */
@@ -4221,6 +4639,7 @@ struct cuda_cuGraphicsUnmapResources_args {
   CUstream hStream;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus) */
@@ -4233,6 +4652,7 @@ struct cuda_cuGetProcAddress_v2_args {
   CUdriverProcAddressQueryResult *symbolStatus;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cuda_hook_cuGetProcAddress_v2_after(struct cuda_cuGetProcAddress_v2_args *args);
 
@@ -4244,6 +4664,7 @@ struct cuda_cuCoredumpGetAttribute_args {
   size_t *size;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size) */
@@ -4254,6 +4675,7 @@ struct cuda_cuCoredumpGetAttributeGlobal_args {
   size_t *size;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *size) */
@@ -4264,6 +4686,7 @@ struct cuda_cuCoredumpSetAttribute_args {
   size_t *size;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, size_t *size) */
@@ -4274,6 +4697,7 @@ struct cuda_cuCoredumpSetAttributeGlobal_args {
   size_t *size;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId) */
@@ -4283,6 +4707,7 @@ struct cuda_cuGetExportTable_args {
   const CUuuid *pExportTableId;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice dev, unsigned int flags) */
@@ -4294,6 +4719,7 @@ struct cuda_cuGreenCtxCreate_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGreenCtxDestroy(CUgreenCtx hCtx) */
@@ -4302,6 +4728,7 @@ struct cuda_cuGreenCtxDestroy_args {
   CUgreenCtx hCtx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) */
@@ -4311,6 +4738,7 @@ struct cuda_cuCtxFromGreenCtx_args {
   CUgreenCtx hCtx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDeviceGetDevResource(CUdevice device, CUdevResource *resource, CUdevResourceType type) */
@@ -4321,6 +4749,7 @@ struct cuda_cuDeviceGetDevResource_args {
   CUdevResourceType type;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCtxGetDevResource(CUcontext hCtx, CUdevResource *resource, CUdevResourceType type) */
@@ -4331,6 +4760,7 @@ struct cuda_cuCtxGetDevResource_args {
   CUdevResourceType type;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource *resource, CUdevResourceType type) */
@@ -4341,6 +4771,7 @@ struct cuda_cuGreenCtxGetDevResource_args {
   CUdevResourceType type;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGroups, const CUdevResource *input, CUdevResource *remaining, unsigned int useFlags, unsigned int minCount) */
@@ -4354,6 +4785,7 @@ struct cuda_cuDevSmResourceSplitByCount_args {
   unsigned int minCount;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *resources, unsigned int nbResources) */
@@ -4364,6 +4796,7 @@ struct cuda_cuDevResourceGenerateDesc_args {
   unsigned int nbResources;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent) */
@@ -4373,6 +4806,7 @@ struct cuda_cuGreenCtxRecordEvent_args {
   CUevent hEvent;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent) */
@@ -4382,6 +4816,7 @@ struct cuda_cuGreenCtxWaitEvent_args {
   CUevent hEvent;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx) */
@@ -4391,6 +4826,7 @@ struct cuda_cuStreamGetGreenCtx_args {
   CUgreenCtx *phCtx;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGreenCtxStreamCreate(CUstream *phStream, CUgreenCtx greenCtx, unsigned int flags, int priority) */
@@ -4402,6 +4838,7 @@ struct cuda_cuGreenCtxStreamCreate_args {
   int priority;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId) */
@@ -4411,6 +4848,7 @@ struct cuda_cuGreenCtxGetId_args {
   unsigned long long *greenCtxId;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData, CUlogsCallbackHandle *callback_out) */
@@ -4421,6 +4859,7 @@ struct cuda_cuLogsRegisterCallback_args {
   CUlogsCallbackHandle *callback_out;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLogsUnregisterCallback(CUlogsCallbackHandle callback) */
@@ -4429,6 +4868,7 @@ struct cuda_cuLogsUnregisterCallback_args {
   CUlogsCallbackHandle callback;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags) */
@@ -4438,6 +4878,7 @@ struct cuda_cuLogsCurrent_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsigned int flags) */
@@ -4448,6 +4889,7 @@ struct cuda_cuLogsDumpToFile_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags) */
@@ -4459,6 +4901,7 @@ struct cuda_cuLogsDumpToMemory_args {
   unsigned int flags;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCheckpointProcessGetRestoreThreadId(int pid, int *tid) */
@@ -4468,6 +4911,7 @@ struct cuda_cuCheckpointProcessGetRestoreThreadId_args {
   int *tid;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCheckpointProcessGetState(int pid, CUprocessState *state) */
@@ -4477,6 +4921,7 @@ struct cuda_cuCheckpointProcessGetState_args {
   CUprocessState *state;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args) */
@@ -4486,6 +4931,7 @@ struct cuda_cuCheckpointProcessLock_args {
   CUcheckpointLockArgs *args;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args) */
@@ -4495,6 +4941,7 @@ struct cuda_cuCheckpointProcessCheckpoint_args {
   CUcheckpointCheckpointArgs *args;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args) */
@@ -4504,6 +4951,7 @@ struct cuda_cuCheckpointProcessRestore_args {
   CUcheckpointRestoreArgs *args;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* CUresult cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args) */
@@ -4513,6 +4961,7 @@ struct cuda_cuCheckpointProcessUnlock_args {
   CUcheckpointUnlockArgs *args;
   CUresult tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* Device work (trace.commands in the spec) goes through the backend's hooks. */

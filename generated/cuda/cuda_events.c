@@ -11,14 +11,18 @@
 static const struct tracer_value_name cuda_names_0_values[] = {
     { INT64_C(1), "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS" },
 };
-static const struct tracer_names cuda_names_0 = {"enum CUipcMem_flags_enum", cuda_names_0_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_0 __attribute__((unused)) = {"enum CUipcMem_flags_enum", cuda_names_0_values,
+                                                                   1};
 
 static const struct tracer_value_name cuda_names_1_values[] = {
     { INT64_C(1), "CU_MEM_ATTACH_GLOBAL" },
     { INT64_C(2), "CU_MEM_ATTACH_HOST" },
     { INT64_C(4), "CU_MEM_ATTACH_SINGLE" },
 };
-static const struct tracer_names cuda_names_1 = {"enum CUmemAttach_flags_enum", cuda_names_1_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_1 __attribute__((unused)) = {"enum CUmemAttach_flags_enum", cuda_names_1_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_2_values[] = {
     { INT64_C(0), "CU_CTX_SCHED_AUTO" },
@@ -33,7 +37,9 @@ static const struct tracer_value_name cuda_names_2_values[] = {
     { INT64_C(128), "CU_CTX_SYNC_MEMOPS" },
     { INT64_C(255), "CU_CTX_FLAGS_MASK" },
 };
-static const struct tracer_names cuda_names_2 = {"enum CUctx_flags_enum", cuda_names_2_values, 11};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_2 __attribute__((unused)) = {"enum CUctx_flags_enum", cuda_names_2_values,
+                                                                   11};
 
 static const struct tracer_value_name cuda_names_3_values[] = {
     { INT64_C(0), "CU_EVENT_SCHED_AUTO" },
@@ -41,13 +47,17 @@ static const struct tracer_value_name cuda_names_3_values[] = {
     { INT64_C(2), "CU_EVENT_SCHED_YIELD" },
     { INT64_C(4), "CU_EVENT_SCHED_BLOCKING_SYNC" },
 };
-static const struct tracer_names cuda_names_3 = {"enum CUevent_sched_flags_enum", cuda_names_3_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_3 __attribute__((unused)) = {"enum CUevent_sched_flags_enum", cuda_names_3_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_4_values[] = {
     { INT64_C(0), "CU_STREAM_DEFAULT" },
     { INT64_C(1), "CU_STREAM_NON_BLOCKING" },
 };
-static const struct tracer_names cuda_names_4 = {"enum CUstream_flags_enum", cuda_names_4_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_4 __attribute__((unused)) = {"enum CUstream_flags_enum", cuda_names_4_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_5_values[] = {
     { INT64_C(0), "CU_EVENT_DEFAULT" },
@@ -55,19 +65,25 @@ static const struct tracer_value_name cuda_names_5_values[] = {
     { INT64_C(2), "CU_EVENT_DISABLE_TIMING" },
     { INT64_C(4), "CU_EVENT_INTERPROCESS" },
 };
-static const struct tracer_names cuda_names_5 = {"enum CUevent_flags_enum", cuda_names_5_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_5 __attribute__((unused)) = {"enum CUevent_flags_enum", cuda_names_5_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_6_values[] = {
     { INT64_C(0), "CU_EVENT_RECORD_DEFAULT" },
     { INT64_C(1), "CU_EVENT_RECORD_EXTERNAL" },
 };
-static const struct tracer_names cuda_names_6 = {"enum CUevent_record_flags_enum", cuda_names_6_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_6 __attribute__((unused)) = {"enum CUevent_record_flags_enum", cuda_names_6_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_7_values[] = {
     { INT64_C(0), "CU_EVENT_WAIT_DEFAULT" },
     { INT64_C(1), "CU_EVENT_WAIT_EXTERNAL" },
 };
-static const struct tracer_names cuda_names_7 = {"enum CUevent_wait_flags_enum", cuda_names_7_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_7 __attribute__((unused)) = {"enum CUevent_wait_flags_enum", cuda_names_7_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_8_values[] = {
     { INT64_C(0), "CU_STREAM_WAIT_VALUE_GEQ" },
@@ -76,13 +92,17 @@ static const struct tracer_value_name cuda_names_8_values[] = {
     { INT64_C(3), "CU_STREAM_WAIT_VALUE_NOR" },
     { INT64_C(1073741824), "CU_STREAM_WAIT_VALUE_FLUSH" },
 };
-static const struct tracer_names cuda_names_8 = {"enum CUstreamWaitValue_flags_enum", cuda_names_8_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_8 __attribute__((unused)) = {"enum CUstreamWaitValue_flags_enum", cuda_names_8_values,
+                                                                   5};
 
 static const struct tracer_value_name cuda_names_9_values[] = {
     { INT64_C(0), "CU_STREAM_WRITE_VALUE_DEFAULT" },
     { INT64_C(1), "CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER" },
 };
-static const struct tracer_names cuda_names_9 = {"enum CUstreamWriteValue_flags_enum", cuda_names_9_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_9 __attribute__((unused)) = {"enum CUstreamWriteValue_flags_enum", cuda_names_9_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_10_values[] = {
     { INT64_C(1), "CU_STREAM_MEM_OP_WAIT_VALUE_32" },
@@ -92,30 +112,40 @@ static const struct tracer_value_name cuda_names_10_values[] = {
     { INT64_C(5), "CU_STREAM_MEM_OP_WRITE_VALUE_64" },
     { INT64_C(6), "CU_STREAM_MEM_OP_BARRIER" },
 };
-static const struct tracer_names cuda_names_10 = {"enum CUstreamBatchMemOpType_enum", cuda_names_10_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_10 __attribute__((unused)) = {"enum CUstreamBatchMemOpType_enum", cuda_names_10_values,
+                                                                   6};
 
 static const struct tracer_value_name cuda_names_11_values[] = {
     { INT64_C(0), "CU_STREAM_MEMORY_BARRIER_TYPE_SYS" },
     { INT64_C(1), "CU_STREAM_MEMORY_BARRIER_TYPE_GPU" },
 };
-static const struct tracer_names cuda_names_11 = {"enum CUstreamMemoryBarrier_flags_enum", cuda_names_11_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_11 __attribute__((unused)) = {"enum CUstreamMemoryBarrier_flags_enum", cuda_names_11_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_12_values[] = {
     { INT64_C(0), "CU_OCCUPANCY_DEFAULT" },
     { INT64_C(1), "CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE" },
 };
-static const struct tracer_names cuda_names_12 = {"enum CUoccupancy_flags_enum", cuda_names_12_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_12 __attribute__((unused)) = {"enum CUoccupancy_flags_enum", cuda_names_12_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_13_values[] = {
     { INT64_C(0), "CU_STREAM_ADD_CAPTURE_DEPENDENCIES" },
     { INT64_C(1), "CU_STREAM_SET_CAPTURE_DEPENDENCIES" },
 };
-static const struct tracer_names cuda_names_13 = {"enum CUstreamUpdateCaptureDependencies_flags_enum", cuda_names_13_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_13 __attribute__((unused)) = {"enum CUstreamUpdateCaptureDependencies_flags_enum", cuda_names_13_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_14_values[] = {
     { INT64_C(1), "CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET" },
 };
-static const struct tracer_names cuda_names_14 = {"enum CUasyncNotificationType_enum", cuda_names_14_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_14 __attribute__((unused)) = {"enum CUasyncNotificationType_enum", cuda_names_14_values,
+                                                                   1};
 
 static const struct tracer_value_name cuda_names_15_values[] = {
     { INT64_C(1), "CU_AD_FORMAT_UNSIGNED_INT8" },
@@ -171,7 +201,9 @@ static const struct tracer_value_name cuda_names_15_values[] = {
     { INT64_C(203), "CU_AD_FORMAT_SNORM_INT16X4" },
     { INT64_C(2147483647), "CU_AD_FORMAT_MAX" },
 };
-static const struct tracer_names cuda_names_15 = {"enum CUarray_format_enum", cuda_names_15_values, 52};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_15 __attribute__((unused)) = {"enum CUarray_format_enum", cuda_names_15_values,
+                                                                   52};
 
 static const struct tracer_value_name cuda_names_16_values[] = {
     { INT64_C(0), "CU_TR_ADDRESS_MODE_WRAP" },
@@ -179,13 +211,17 @@ static const struct tracer_value_name cuda_names_16_values[] = {
     { INT64_C(2), "CU_TR_ADDRESS_MODE_MIRROR" },
     { INT64_C(3), "CU_TR_ADDRESS_MODE_BORDER" },
 };
-static const struct tracer_names cuda_names_16 = {"enum CUaddress_mode_enum", cuda_names_16_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_16 __attribute__((unused)) = {"enum CUaddress_mode_enum", cuda_names_16_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_17_values[] = {
     { INT64_C(0), "CU_TR_FILTER_MODE_POINT" },
     { INT64_C(1), "CU_TR_FILTER_MODE_LINEAR" },
 };
-static const struct tracer_names cuda_names_17 = {"enum CUfilter_mode_enum", cuda_names_17_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_17 __attribute__((unused)) = {"enum CUfilter_mode_enum", cuda_names_17_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_18_values[] = {
     { INT64_C(1), "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK" },
@@ -337,7 +373,9 @@ static const struct tracer_value_name cuda_names_18_values[] = {
     { INT64_C(147), "CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED" },
     { INT64_C(148), "CU_DEVICE_ATTRIBUTE_MAX" },
 };
-static const struct tracer_names cuda_names_18 = {"enum CUdevice_attribute_enum", cuda_names_18_values, 148};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_18 __attribute__((unused)) = {"enum CUdevice_attribute_enum", cuda_names_18_values,
+                                                                   148};
 
 static const struct tracer_value_name cuda_names_19_values[] = {
     { INT64_C(1), "CU_POINTER_ATTRIBUTE_CONTEXT" },
@@ -362,7 +400,9 @@ static const struct tracer_value_name cuda_names_19_values[] = {
     { INT64_C(20), "CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID" },
     { INT64_C(21), "CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE" },
 };
-static const struct tracer_names cuda_names_19 = {"enum CUpointer_attribute_enum", cuda_names_19_values, 21};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_19 __attribute__((unused)) = {"enum CUpointer_attribute_enum", cuda_names_19_values,
+                                                                   21};
 
 static const struct tracer_value_name cuda_names_20_values[] = {
     { INT64_C(0), "CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK" },
@@ -383,7 +423,9 @@ static const struct tracer_value_name cuda_names_20_values[] = {
     { INT64_C(15), "CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE" },
     { INT64_C(16), "CU_FUNC_ATTRIBUTE_MAX" },
 };
-static const struct tracer_names cuda_names_20 = {"enum CUfunction_attribute_enum", cuda_names_20_values, 17};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_20 __attribute__((unused)) = {"enum CUfunction_attribute_enum", cuda_names_20_values,
+                                                                   17};
 
 static const struct tracer_value_name cuda_names_21_values[] = {
     { INT64_C(0), "CU_FUNC_CACHE_PREFER_NONE" },
@@ -391,21 +433,27 @@ static const struct tracer_value_name cuda_names_21_values[] = {
     { INT64_C(2), "CU_FUNC_CACHE_PREFER_L1" },
     { INT64_C(3), "CU_FUNC_CACHE_PREFER_EQUAL" },
 };
-static const struct tracer_names cuda_names_21 = {"enum CUfunc_cache_enum", cuda_names_21_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_21 __attribute__((unused)) = {"enum CUfunc_cache_enum", cuda_names_21_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_22_values[] = {
     { INT64_C(0), "CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE" },
     { INT64_C(1), "CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE" },
     { INT64_C(2), "CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE" },
 };
-static const struct tracer_names cuda_names_22 = {"enum CUsharedconfig_enum", cuda_names_22_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_22 __attribute__((unused)) = {"enum CUsharedconfig_enum", cuda_names_22_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_23_values[] = {
     { INT64_C(-1), "CU_SHAREDMEM_CARVEOUT_DEFAULT" },
     { INT64_C(0), "CU_SHAREDMEM_CARVEOUT_MAX_L1" },
     { INT64_C(100), "CU_SHAREDMEM_CARVEOUT_MAX_SHARED" },
 };
-static const struct tracer_names cuda_names_23 = {"enum CUshared_carveout_enum", cuda_names_23_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_23 __attribute__((unused)) = {"enum CUshared_carveout_enum", cuda_names_23_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_24_values[] = {
     { INT64_C(1), "CU_MEMORYTYPE_HOST" },
@@ -413,14 +461,18 @@ static const struct tracer_value_name cuda_names_24_values[] = {
     { INT64_C(3), "CU_MEMORYTYPE_ARRAY" },
     { INT64_C(4), "CU_MEMORYTYPE_UNIFIED" },
 };
-static const struct tracer_names cuda_names_24 = {"enum CUmemorytype_enum", cuda_names_24_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_24 __attribute__((unused)) = {"enum CUmemorytype_enum", cuda_names_24_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_25_values[] = {
     { INT64_C(0), "CU_COMPUTEMODE_DEFAULT" },
     { INT64_C(2), "CU_COMPUTEMODE_PROHIBITED" },
     { INT64_C(3), "CU_COMPUTEMODE_EXCLUSIVE_PROCESS" },
 };
-static const struct tracer_names cuda_names_25 = {"enum CUcomputemode_enum", cuda_names_25_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_25 __attribute__((unused)) = {"enum CUcomputemode_enum", cuda_names_25_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_26_values[] = {
     { INT64_C(1), "CU_MEM_ADVISE_SET_READ_MOSTLY" },
@@ -430,7 +482,9 @@ static const struct tracer_value_name cuda_names_26_values[] = {
     { INT64_C(5), "CU_MEM_ADVISE_SET_ACCESSED_BY" },
     { INT64_C(6), "CU_MEM_ADVISE_UNSET_ACCESSED_BY" },
 };
-static const struct tracer_names cuda_names_26 = {"enum CUmem_advise_enum", cuda_names_26_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_26 __attribute__((unused)) = {"enum CUmem_advise_enum", cuda_names_26_values,
+                                                                   6};
 
 static const struct tracer_value_name cuda_names_27_values[] = {
     { INT64_C(1), "CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY" },
@@ -442,7 +496,9 @@ static const struct tracer_value_name cuda_names_27_values[] = {
     { INT64_C(7), "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE" },
     { INT64_C(8), "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID" },
 };
-static const struct tracer_names cuda_names_27 = {"enum CUmem_range_attribute_enum", cuda_names_27_values, 8};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_27 __attribute__((unused)) = {"enum CUmem_range_attribute_enum", cuda_names_27_values,
+                                                                   8};
 
 static const struct tracer_value_name cuda_names_28_values[] = {
     { INT64_C(0), "CU_JIT_MAX_REGISTERS" },
@@ -482,7 +538,9 @@ static const struct tracer_value_name cuda_names_28_values[] = {
     { INT64_C(34), "CU_JIT_SPLIT_COMPILE" },
     { INT64_C(35), "CU_JIT_NUM_OPTIONS" },
 };
-static const struct tracer_names cuda_names_28 = {"enum CUjit_option_enum", cuda_names_28_values, 36};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_28 __attribute__((unused)) = {"enum CUjit_option_enum", cuda_names_28_values,
+                                                                   36};
 
 static const struct tracer_value_name cuda_names_29_values[] = {
     { INT64_C(30), "CU_TARGET_COMPUTE_30" },
@@ -520,20 +578,26 @@ static const struct tracer_value_name cuda_names_29_values[] = {
     { INT64_C(131192), "CU_TARGET_COMPUTE_120F" },
     { INT64_C(131193), "CU_TARGET_COMPUTE_121F" },
 };
-static const struct tracer_names cuda_names_29 = {"enum CUjit_target_enum", cuda_names_29_values, 34};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_29 __attribute__((unused)) = {"enum CUjit_target_enum", cuda_names_29_values,
+                                                                   34};
 
 static const struct tracer_value_name cuda_names_30_values[] = {
     { INT64_C(0), "CU_PREFER_PTX" },
     { INT64_C(1), "CU_PREFER_BINARY" },
 };
-static const struct tracer_names cuda_names_30 = {"enum CUjit_fallback_enum", cuda_names_30_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_30 __attribute__((unused)) = {"enum CUjit_fallback_enum", cuda_names_30_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_31_values[] = {
     { INT64_C(0), "CU_JIT_CACHE_OPTION_NONE" },
     { INT64_C(1), "CU_JIT_CACHE_OPTION_CG" },
     { INT64_C(2), "CU_JIT_CACHE_OPTION_CA" },
 };
-static const struct tracer_names cuda_names_31 = {"enum CUjit_cacheMode_enum", cuda_names_31_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_31 __attribute__((unused)) = {"enum CUjit_cacheMode_enum", cuda_names_31_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_32_values[] = {
     { INT64_C(0), "CU_JIT_INPUT_CUBIN" },
@@ -544,7 +608,9 @@ static const struct tracer_value_name cuda_names_32_values[] = {
     { INT64_C(5), "CU_JIT_INPUT_NVVM" },
     { INT64_C(6), "CU_JIT_NUM_INPUT_TYPES" },
 };
-static const struct tracer_names cuda_names_32 = {"enum CUjitInputType_enum", cuda_names_32_values, 7};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_32 __attribute__((unused)) = {"enum CUjitInputType_enum", cuda_names_32_values,
+                                                                   7};
 
 static const struct tracer_value_name cuda_names_33_values[] = {
     { INT64_C(0), "CU_GRAPHICS_REGISTER_FLAGS_NONE" },
@@ -553,14 +619,18 @@ static const struct tracer_value_name cuda_names_33_values[] = {
     { INT64_C(4), "CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST" },
     { INT64_C(8), "CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER" },
 };
-static const struct tracer_names cuda_names_33 = {"enum CUgraphicsRegisterFlags_enum", cuda_names_33_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_33 __attribute__((unused)) = {"enum CUgraphicsRegisterFlags_enum", cuda_names_33_values,
+                                                                   5};
 
 static const struct tracer_value_name cuda_names_34_values[] = {
     { INT64_C(0), "CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE" },
     { INT64_C(1), "CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY" },
     { INT64_C(2), "CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD" },
 };
-static const struct tracer_names cuda_names_34 = {"enum CUgraphicsMapResourceFlags_enum", cuda_names_34_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_34 __attribute__((unused)) = {"enum CUgraphicsMapResourceFlags_enum", cuda_names_34_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_35_values[] = {
     { INT64_C(0), "CU_CUBEMAP_FACE_POSITIVE_X" },
@@ -570,7 +640,9 @@ static const struct tracer_value_name cuda_names_35_values[] = {
     { INT64_C(4), "CU_CUBEMAP_FACE_POSITIVE_Z" },
     { INT64_C(5), "CU_CUBEMAP_FACE_NEGATIVE_Z" },
 };
-static const struct tracer_names cuda_names_35 = {"enum CUarray_cubemap_face_enum", cuda_names_35_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_35 __attribute__((unused)) = {"enum CUarray_cubemap_face_enum", cuda_names_35_values,
+                                                                   6};
 
 static const struct tracer_value_name cuda_names_36_values[] = {
     { INT64_C(0), "CU_LIMIT_STACK_SIZE" },
@@ -585,7 +657,9 @@ static const struct tracer_value_name cuda_names_36_values[] = {
     { INT64_C(9), "CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED" },
     { INT64_C(10), "CU_LIMIT_MAX" },
 };
-static const struct tracer_names cuda_names_36 = {"enum CUlimit_enum", cuda_names_36_values, 11};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_36 __attribute__((unused)) = {"enum CUlimit_enum", cuda_names_36_values,
+                                                                   11};
 
 static const struct tracer_value_name cuda_names_37_values[] = {
     { INT64_C(0), "CU_RESOURCE_TYPE_ARRAY" },
@@ -593,21 +667,27 @@ static const struct tracer_value_name cuda_names_37_values[] = {
     { INT64_C(2), "CU_RESOURCE_TYPE_LINEAR" },
     { INT64_C(3), "CU_RESOURCE_TYPE_PITCH2D" },
 };
-static const struct tracer_names cuda_names_37 = {"enum CUresourcetype_enum", cuda_names_37_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_37 __attribute__((unused)) = {"enum CUresourcetype_enum", cuda_names_37_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_38_values[] = {
     { INT64_C(0), "CU_ACCESS_PROPERTY_NORMAL" },
     { INT64_C(1), "CU_ACCESS_PROPERTY_STREAMING" },
     { INT64_C(2), "CU_ACCESS_PROPERTY_PERSISTING" },
 };
-static const struct tracer_names cuda_names_38 = {"enum CUaccessProperty_enum", cuda_names_38_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_38 __attribute__((unused)) = {"enum CUaccessProperty_enum", cuda_names_38_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_39_values[] = {
     { INT64_C(0), "CU_GRAPH_COND_TYPE_IF" },
     { INT64_C(1), "CU_GRAPH_COND_TYPE_WHILE" },
     { INT64_C(2), "CU_GRAPH_COND_TYPE_SWITCH" },
 };
-static const struct tracer_names cuda_names_39 = {"enum CUgraphConditionalNodeType_enum", cuda_names_39_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_39 __attribute__((unused)) = {"enum CUgraphConditionalNodeType_enum", cuda_names_39_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_40_values[] = {
     { INT64_C(0), "CU_GRAPH_NODE_TYPE_KERNEL" },
@@ -625,13 +705,17 @@ static const struct tracer_value_name cuda_names_40_values[] = {
     { INT64_C(12), "CU_GRAPH_NODE_TYPE_BATCH_MEM_OP" },
     { INT64_C(13), "CU_GRAPH_NODE_TYPE_CONDITIONAL" },
 };
-static const struct tracer_names cuda_names_40 = {"enum CUgraphNodeType_enum", cuda_names_40_values, 14};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_40 __attribute__((unused)) = {"enum CUgraphNodeType_enum", cuda_names_40_values,
+                                                                   14};
 
 static const struct tracer_value_name cuda_names_41_values[] = {
     { INT64_C(0), "CU_GRAPH_DEPENDENCY_TYPE_DEFAULT" },
     { INT64_C(1), "CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC" },
 };
-static const struct tracer_names cuda_names_41 = {"enum CUgraphDependencyType_enum", cuda_names_41_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_41 __attribute__((unused)) = {"enum CUgraphDependencyType_enum", cuda_names_41_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_42_values[] = {
     { INT64_C(0), "CUDA_GRAPH_INSTANTIATE_SUCCESS" },
@@ -641,7 +725,9 @@ static const struct tracer_value_name cuda_names_42_values[] = {
     { INT64_C(4), "CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED" },
     { INT64_C(5), "CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED" },
 };
-static const struct tracer_names cuda_names_42 = {"enum CUgraphInstantiateResult_enum", cuda_names_42_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_42 __attribute__((unused)) = {"enum CUgraphInstantiateResult_enum", cuda_names_42_values,
+                                                                   6};
 
 static const struct tracer_value_name cuda_names_43_values[] = {
     { INT64_C(1), "CU_SYNC_POLICY_AUTO" },
@@ -649,20 +735,26 @@ static const struct tracer_value_name cuda_names_43_values[] = {
     { INT64_C(3), "CU_SYNC_POLICY_YIELD" },
     { INT64_C(4), "CU_SYNC_POLICY_BLOCKING_SYNC" },
 };
-static const struct tracer_names cuda_names_43 = {"enum CUsynchronizationPolicy_enum", cuda_names_43_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_43 __attribute__((unused)) = {"enum CUsynchronizationPolicy_enum", cuda_names_43_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_44_values[] = {
     { INT64_C(0), "CU_CLUSTER_SCHEDULING_POLICY_DEFAULT" },
     { INT64_C(1), "CU_CLUSTER_SCHEDULING_POLICY_SPREAD" },
     { INT64_C(2), "CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING" },
 };
-static const struct tracer_names cuda_names_44 = {"enum CUclusterSchedulingPolicy_enum", cuda_names_44_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_44 __attribute__((unused)) = {"enum CUclusterSchedulingPolicy_enum", cuda_names_44_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_45_values[] = {
     { INT64_C(0), "CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT" },
     { INT64_C(1), "CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE" },
 };
-static const struct tracer_names cuda_names_45 = {"enum CUlaunchMemSyncDomain_enum", cuda_names_45_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_45 __attribute__((unused)) = {"enum CUlaunchMemSyncDomain_enum", cuda_names_45_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_46_values[] = {
     { INT64_C(0), "CU_LAUNCH_ATTRIBUTE_IGNORE" },
@@ -682,54 +774,70 @@ static const struct tracer_value_name cuda_names_46_values[] = {
     { INT64_C(14), "CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT" },
     { INT64_C(16), "CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING" },
 };
-static const struct tracer_names cuda_names_46 = {"enum CUlaunchAttributeID_enum", cuda_names_46_values, 16};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_46 __attribute__((unused)) = {"enum CUlaunchAttributeID_enum", cuda_names_46_values,
+                                                                   16};
 
 static const struct tracer_value_name cuda_names_47_values[] = {
     { INT64_C(0), "CU_STREAM_CAPTURE_STATUS_NONE" },
     { INT64_C(1), "CU_STREAM_CAPTURE_STATUS_ACTIVE" },
     { INT64_C(2), "CU_STREAM_CAPTURE_STATUS_INVALIDATED" },
 };
-static const struct tracer_names cuda_names_47 = {"enum CUstreamCaptureStatus_enum", cuda_names_47_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_47 __attribute__((unused)) = {"enum CUstreamCaptureStatus_enum", cuda_names_47_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_48_values[] = {
     { INT64_C(0), "CU_STREAM_CAPTURE_MODE_GLOBAL" },
     { INT64_C(1), "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL" },
     { INT64_C(2), "CU_STREAM_CAPTURE_MODE_RELAXED" },
 };
-static const struct tracer_names cuda_names_48 = {"enum CUstreamCaptureMode_enum", cuda_names_48_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_48 __attribute__((unused)) = {"enum CUstreamCaptureMode_enum", cuda_names_48_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_49_values[] = {
     { INT64_C(0), "CU_GET_PROC_ADDRESS_DEFAULT" },
     { INT64_C(1), "CU_GET_PROC_ADDRESS_LEGACY_STREAM" },
     { INT64_C(2), "CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM" },
 };
-static const struct tracer_names cuda_names_49 = {"enum CUdriverProcAddress_flags_enum", cuda_names_49_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_49 __attribute__((unused)) = {"enum CUdriverProcAddress_flags_enum", cuda_names_49_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_50_values[] = {
     { INT64_C(0), "CU_GET_PROC_ADDRESS_SUCCESS" },
     { INT64_C(1), "CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND" },
     { INT64_C(2), "CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT" },
 };
-static const struct tracer_names cuda_names_50 = {"enum CUdriverProcAddressQueryResult_enum", cuda_names_50_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_50 __attribute__((unused)) = {"enum CUdriverProcAddressQueryResult_enum", cuda_names_50_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_51_values[] = {
     { INT64_C(0), "CU_EXEC_AFFINITY_TYPE_SM_COUNT" },
     { INT64_C(1), "CU_EXEC_AFFINITY_TYPE_MAX" },
 };
-static const struct tracer_names cuda_names_51 = {"enum CUexecAffinityType_enum", cuda_names_51_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_51 __attribute__((unused)) = {"enum CUexecAffinityType_enum", cuda_names_51_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_52_values[] = {
     { INT64_C(1), "CIG_DATA_TYPE_D3D12_COMMAND_QUEUE" },
     { INT64_C(2), "CIG_DATA_TYPE_NV_BLOB" },
 };
-static const struct tracer_names cuda_names_52 = {"enum CUcigDataType_enum", cuda_names_52_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_52 __attribute__((unused)) = {"enum CUcigDataType_enum", cuda_names_52_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_53_values[] = {
     { INT64_C(0), "CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE" },
     { INT64_C(1), "CU_LIBRARY_BINARY_IS_PRESERVED" },
     { INT64_C(2), "CU_LIBRARY_NUM_OPTIONS" },
 };
-static const struct tracer_names cuda_names_53 = {"enum CUlibraryOption_enum", cuda_names_53_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_53 __attribute__((unused)) = {"enum CUlibraryOption_enum", cuda_names_53_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_54_values[] = {
     { INT64_C(0), "CUDA_SUCCESS" },
@@ -834,7 +942,9 @@ static const struct tracer_value_name cuda_names_54_values[] = {
     { INT64_C(916), "CUDA_ERROR_KEY_ROTATION" },
     { INT64_C(999), "CUDA_ERROR_UNKNOWN" },
 };
-static const struct tracer_names cuda_names_54 = {"enum cudaError_enum", cuda_names_54_values, 101};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_54 __attribute__((unused)) = {"enum cudaError_enum", cuda_names_54_values,
+                                                                   101};
 
 static const struct tracer_value_name cuda_names_55_values[] = {
     { INT64_C(1), "CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK" },
@@ -843,7 +953,9 @@ static const struct tracer_value_name cuda_names_55_values[] = {
     { INT64_C(4), "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED" },
     { INT64_C(5), "CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED" },
 };
-static const struct tracer_names cuda_names_55 = {"enum CUdevice_P2PAttribute_enum", cuda_names_55_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_55 __attribute__((unused)) = {"enum CUdevice_P2PAttribute_enum", cuda_names_55_values,
+                                                                   5};
 
 static const struct tracer_value_name cuda_names_56_values[] = {
     { INT64_C(0), "CU_ATOMIC_OPERATION_INTEGER_ADD" },
@@ -861,7 +973,9 @@ static const struct tracer_value_name cuda_names_56_values[] = {
     { INT64_C(12), "CU_ATOMIC_OPERATION_FLOAT_MAX" },
     { INT64_C(13), "CU_ATOMIC_OPERATION_MAX" },
 };
-static const struct tracer_names cuda_names_56 = {"enum CUatomicOperation_enum", cuda_names_56_values, 14};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_56 __attribute__((unused)) = {"enum CUatomicOperation_enum", cuda_names_56_values,
+                                                                   14};
 
 static const struct tracer_value_name cuda_names_57_values[] = {
     { INT64_C(1), "CU_ATOMIC_CAPABILITY_SIGNED" },
@@ -872,7 +986,9 @@ static const struct tracer_value_name cuda_names_57_values[] = {
     { INT64_C(32), "CU_ATOMIC_CAPABILITY_SCALAR_128" },
     { INT64_C(64), "CU_ATOMIC_CAPABILITY_VECTOR_32x4" },
 };
-static const struct tracer_names cuda_names_57 = {"enum CUatomicOperationCapability_enum", cuda_names_57_values, 7};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_57 __attribute__((unused)) = {"enum CUatomicOperationCapability_enum", cuda_names_57_values,
+                                                                   7};
 
 static const struct tracer_value_name cuda_names_58_values[] = {
     { INT64_C(0), "CU_RES_VIEW_FORMAT_NONE" },
@@ -911,7 +1027,9 @@ static const struct tracer_value_name cuda_names_58_values[] = {
     { INT64_C(33), "CU_RES_VIEW_FORMAT_SIGNED_BC6H" },
     { INT64_C(34), "CU_RES_VIEW_FORMAT_UNSIGNED_BC7" },
 };
-static const struct tracer_names cuda_names_58 = {"enum CUresourceViewFormat_enum", cuda_names_58_values, 35};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_58 __attribute__((unused)) = {"enum CUresourceViewFormat_enum", cuda_names_58_values,
+                                                                   35};
 
 static const struct tracer_value_name cuda_names_59_values[] = {
     { INT64_C(0), "CU_TENSOR_MAP_DATA_TYPE_UINT8" },
@@ -931,14 +1049,18 @@ static const struct tracer_value_name cuda_names_59_values[] = {
     { INT64_C(14), "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B" },
     { INT64_C(15), "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B" },
 };
-static const struct tracer_names cuda_names_59 = {"enum CUtensorMapDataType_enum", cuda_names_59_values, 16};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_59 __attribute__((unused)) = {"enum CUtensorMapDataType_enum", cuda_names_59_values,
+                                                                   16};
 
 static const struct tracer_value_name cuda_names_60_values[] = {
     { INT64_C(0), "CU_TENSOR_MAP_INTERLEAVE_NONE" },
     { INT64_C(1), "CU_TENSOR_MAP_INTERLEAVE_16B" },
     { INT64_C(2), "CU_TENSOR_MAP_INTERLEAVE_32B" },
 };
-static const struct tracer_names cuda_names_60 = {"enum CUtensorMapInterleave_enum", cuda_names_60_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_60 __attribute__((unused)) = {"enum CUtensorMapInterleave_enum", cuda_names_60_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_61_values[] = {
     { INT64_C(0), "CU_TENSOR_MAP_SWIZZLE_NONE" },
@@ -949,7 +1071,9 @@ static const struct tracer_value_name cuda_names_61_values[] = {
     { INT64_C(5), "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B" },
     { INT64_C(6), "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B" },
 };
-static const struct tracer_names cuda_names_61 = {"enum CUtensorMapSwizzle_enum", cuda_names_61_values, 7};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_61 __attribute__((unused)) = {"enum CUtensorMapSwizzle_enum", cuda_names_61_values,
+                                                                   7};
 
 static const struct tracer_value_name cuda_names_62_values[] = {
     { INT64_C(0), "CU_TENSOR_MAP_L2_PROMOTION_NONE" },
@@ -957,26 +1081,34 @@ static const struct tracer_value_name cuda_names_62_values[] = {
     { INT64_C(2), "CU_TENSOR_MAP_L2_PROMOTION_L2_128B" },
     { INT64_C(3), "CU_TENSOR_MAP_L2_PROMOTION_L2_256B" },
 };
-static const struct tracer_names cuda_names_62 = {"enum CUtensorMapL2promotion_enum", cuda_names_62_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_62 __attribute__((unused)) = {"enum CUtensorMapL2promotion_enum", cuda_names_62_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_63_values[] = {
     { INT64_C(0), "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE" },
     { INT64_C(1), "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA" },
 };
-static const struct tracer_names cuda_names_63 = {"enum CUtensorMapFloatOOBfill_enum", cuda_names_63_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_63 __attribute__((unused)) = {"enum CUtensorMapFloatOOBfill_enum", cuda_names_63_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_64_values[] = {
     { INT64_C(0), "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W" },
     { INT64_C(1), "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128" },
 };
-static const struct tracer_names cuda_names_64 = {"enum CUtensorMapIm2ColWideMode_enum", cuda_names_64_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_64 __attribute__((unused)) = {"enum CUtensorMapIm2ColWideMode_enum", cuda_names_64_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_65_values[] = {
     { INT64_C(0), "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE" },
     { INT64_C(1), "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ" },
     { INT64_C(3), "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE" },
 };
-static const struct tracer_names cuda_names_65 = {"enum CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum", cuda_names_65_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_65 __attribute__((unused)) = {"enum CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum", cuda_names_65_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_66_values[] = {
     { INT64_C(1), "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD" },
@@ -989,7 +1121,9 @@ static const struct tracer_value_name cuda_names_66_values[] = {
     { INT64_C(8), "CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF" },
     { INT64_C(9), "CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD" },
 };
-static const struct tracer_names cuda_names_66 = {"enum CUexternalMemoryHandleType_enum", cuda_names_66_values, 9};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_66 __attribute__((unused)) = {"enum CUexternalMemoryHandleType_enum", cuda_names_66_values,
+                                                                   9};
 
 static const struct tracer_value_name cuda_names_67_values[] = {
     { INT64_C(1), "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD" },
@@ -1003,7 +1137,9 @@ static const struct tracer_value_name cuda_names_67_values[] = {
     { INT64_C(9), "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD" },
     { INT64_C(10), "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32" },
 };
-static const struct tracer_names cuda_names_67 = {"enum CUexternalSemaphoreHandleType_enum", cuda_names_67_values, 10};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_67 __attribute__((unused)) = {"enum CUexternalSemaphoreHandleType_enum", cuda_names_67_values,
+                                                                   10};
 
 static const struct tracer_value_name cuda_names_68_values[] = {
     { INT64_C(0), "CU_MEM_HANDLE_TYPE_NONE" },
@@ -1013,7 +1149,9 @@ static const struct tracer_value_name cuda_names_68_values[] = {
     { INT64_C(8), "CU_MEM_HANDLE_TYPE_FABRIC" },
     { INT64_C(2147483647), "CU_MEM_HANDLE_TYPE_MAX" },
 };
-static const struct tracer_names cuda_names_68 = {"enum CUmemAllocationHandleType_enum", cuda_names_68_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_68 __attribute__((unused)) = {"enum CUmemAllocationHandleType_enum", cuda_names_68_values,
+                                                                   6};
 
 static const struct tracer_value_name cuda_names_69_values[] = {
     { INT64_C(0), "CU_MEM_ACCESS_FLAGS_PROT_NONE" },
@@ -1021,7 +1159,9 @@ static const struct tracer_value_name cuda_names_69_values[] = {
     { INT64_C(3), "CU_MEM_ACCESS_FLAGS_PROT_READWRITE" },
     { INT64_C(2147483647), "CU_MEM_ACCESS_FLAGS_PROT_MAX" },
 };
-static const struct tracer_names cuda_names_69 = {"enum CUmemAccess_flags_enum", cuda_names_69_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_69 __attribute__((unused)) = {"enum CUmemAccess_flags_enum", cuda_names_69_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_70_values[] = {
     { INT64_C(0), "CU_MEM_LOCATION_TYPE_INVALID" },
@@ -1031,7 +1171,9 @@ static const struct tracer_value_name cuda_names_70_values[] = {
     { INT64_C(4), "CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT" },
     { INT64_C(2147483647), "CU_MEM_LOCATION_TYPE_MAX" },
 };
-static const struct tracer_names cuda_names_70 = {"enum CUmemLocationType_enum", cuda_names_70_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_70 __attribute__((unused)) = {"enum CUmemLocationType_enum", cuda_names_70_values,
+                                                                   6};
 
 static const struct tracer_value_name cuda_names_71_values[] = {
     { INT64_C(0), "CU_MEM_ALLOCATION_TYPE_INVALID" },
@@ -1039,53 +1181,71 @@ static const struct tracer_value_name cuda_names_71_values[] = {
     { INT64_C(2), "CU_MEM_ALLOCATION_TYPE_MANAGED" },
     { INT64_C(2147483647), "CU_MEM_ALLOCATION_TYPE_MAX" },
 };
-static const struct tracer_names cuda_names_71 = {"enum CUmemAllocationType_enum", cuda_names_71_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_71 __attribute__((unused)) = {"enum CUmemAllocationType_enum", cuda_names_71_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_72_values[] = {
     { INT64_C(0), "CU_MEM_ALLOC_GRANULARITY_MINIMUM" },
     { INT64_C(1), "CU_MEM_ALLOC_GRANULARITY_RECOMMENDED" },
 };
-static const struct tracer_names cuda_names_72 = {"enum CUmemAllocationGranularity_flags_enum", cuda_names_72_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_72 __attribute__((unused)) = {"enum CUmemAllocationGranularity_flags_enum", cuda_names_72_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_73_values[] = {
     { INT64_C(1), "CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD" },
     { INT64_C(2147483647), "CU_MEM_RANGE_HANDLE_TYPE_MAX" },
 };
-static const struct tracer_names cuda_names_73 = {"enum CUmemRangeHandleType_enum", cuda_names_73_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_73 __attribute__((unused)) = {"enum CUmemRangeHandleType_enum", cuda_names_73_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_74_values[] = {
     { INT64_C(1), "CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE" },
 };
-static const struct tracer_names cuda_names_74 = {"enum CUmemRangeFlags_enum", cuda_names_74_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_74 __attribute__((unused)) = {"enum CUmemRangeFlags_enum", cuda_names_74_values,
+                                                                   1};
 
 static const struct tracer_value_name cuda_names_75_values[] = {
     { INT64_C(0), "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL" },
     { INT64_C(1), "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL" },
 };
-static const struct tracer_names cuda_names_75 = {"enum CUarraySparseSubresourceType_enum", cuda_names_75_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_75 __attribute__((unused)) = {"enum CUarraySparseSubresourceType_enum", cuda_names_75_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_76_values[] = {
     { INT64_C(1), "CU_MEM_OPERATION_TYPE_MAP" },
     { INT64_C(2), "CU_MEM_OPERATION_TYPE_UNMAP" },
 };
-static const struct tracer_names cuda_names_76 = {"enum CUmemOperationType_enum", cuda_names_76_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_76 __attribute__((unused)) = {"enum CUmemOperationType_enum", cuda_names_76_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_77_values[] = {
     { INT64_C(0), "CU_MEM_HANDLE_TYPE_GENERIC" },
 };
-static const struct tracer_names cuda_names_77 = {"enum CUmemHandleType_enum", cuda_names_77_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_77 __attribute__((unused)) = {"enum CUmemHandleType_enum", cuda_names_77_values,
+                                                                   1};
 
 static const struct tracer_value_name cuda_names_78_values[] = {
     { INT64_C(0), "CU_MEM_ALLOCATION_COMP_NONE" },
     { INT64_C(1), "CU_MEM_ALLOCATION_COMP_GENERIC" },
 };
-static const struct tracer_names cuda_names_78 = {"enum CUmemAllocationCompType_enum", cuda_names_78_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_78 __attribute__((unused)) = {"enum CUmemAllocationCompType_enum", cuda_names_78_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_79_values[] = {
     { INT64_C(0), "CU_MULTICAST_GRANULARITY_MINIMUM" },
     { INT64_C(1), "CU_MULTICAST_GRANULARITY_RECOMMENDED" },
 };
-static const struct tracer_names cuda_names_79 = {"enum CUmulticastGranularity_flags_enum", cuda_names_79_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_79 __attribute__((unused)) = {"enum CUmulticastGranularity_flags_enum", cuda_names_79_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_80_values[] = {
     { INT64_C(0), "CU_GRAPH_EXEC_UPDATE_SUCCESS" },
@@ -1098,7 +1258,9 @@ static const struct tracer_value_name cuda_names_80_values[] = {
     { INT64_C(7), "CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE" },
     { INT64_C(8), "CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED" },
 };
-static const struct tracer_names cuda_names_80 = {"enum CUgraphExecUpdateResult_enum", cuda_names_80_values, 9};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_80 __attribute__((unused)) = {"enum CUgraphExecUpdateResult_enum", cuda_names_80_values,
+                                                                   9};
 
 static const struct tracer_value_name cuda_names_81_values[] = {
     { INT64_C(1), "CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES" },
@@ -1110,13 +1272,17 @@ static const struct tracer_value_name cuda_names_81_values[] = {
     { INT64_C(7), "CU_MEMPOOL_ATTR_USED_MEM_CURRENT" },
     { INT64_C(8), "CU_MEMPOOL_ATTR_USED_MEM_HIGH" },
 };
-static const struct tracer_names cuda_names_81 = {"enum CUmemPool_attribute_enum", cuda_names_81_values, 8};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_81 __attribute__((unused)) = {"enum CUmemPool_attribute_enum", cuda_names_81_values,
+                                                                   8};
 
 static const struct tracer_value_name cuda_names_82_values[] = {
     { INT64_C(0), "CU_MEMCPY_FLAG_DEFAULT" },
     { INT64_C(1), "CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE" },
 };
-static const struct tracer_names cuda_names_82 = {"enum CUmemcpyFlags_enum", cuda_names_82_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_82 __attribute__((unused)) = {"enum CUmemcpyFlags_enum", cuda_names_82_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_83_values[] = {
     { INT64_C(0), "CU_MEMCPY_SRC_ACCESS_ORDER_INVALID" },
@@ -1125,14 +1291,18 @@ static const struct tracer_value_name cuda_names_83_values[] = {
     { INT64_C(3), "CU_MEMCPY_SRC_ACCESS_ORDER_ANY" },
     { INT64_C(2147483647), "CU_MEMCPY_SRC_ACCESS_ORDER_MAX" },
 };
-static const struct tracer_names cuda_names_83 = {"enum CUmemcpySrcAccessOrder_enum", cuda_names_83_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_83 __attribute__((unused)) = {"enum CUmemcpySrcAccessOrder_enum", cuda_names_83_values,
+                                                                   5};
 
 static const struct tracer_value_name cuda_names_84_values[] = {
     { INT64_C(1), "CU_MEMCPY_OPERAND_TYPE_POINTER" },
     { INT64_C(2), "CU_MEMCPY_OPERAND_TYPE_ARRAY" },
     { INT64_C(2147483647), "CU_MEMCPY_OPERAND_TYPE_MAX" },
 };
-static const struct tracer_names cuda_names_84 = {"enum CUmemcpy3DOperandType_enum", cuda_names_84_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_84 __attribute__((unused)) = {"enum CUmemcpy3DOperandType_enum", cuda_names_84_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_85_values[] = {
     { INT64_C(0), "CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT" },
@@ -1140,37 +1310,49 @@ static const struct tracer_value_name cuda_names_85_values[] = {
     { INT64_C(2), "CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT" },
     { INT64_C(3), "CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH" },
 };
-static const struct tracer_names cuda_names_85 = {"enum CUgraphMem_attribute_enum", cuda_names_85_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_85 __attribute__((unused)) = {"enum CUgraphMem_attribute_enum", cuda_names_85_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_86_values[] = {
     { INT64_C(0), "CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE" },
     { INT64_C(1), "CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE" },
 };
-static const struct tracer_names cuda_names_86 = {"enum CUgraphChildGraphNodeOwnership_enum", cuda_names_86_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_86 __attribute__((unused)) = {"enum CUgraphChildGraphNodeOwnership_enum", cuda_names_86_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_87_values[] = {
     { INT64_C(1), "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST" },
     { INT64_C(2), "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS" },
 };
-static const struct tracer_names cuda_names_87 = {"enum CUflushGPUDirectRDMAWritesOptions_enum", cuda_names_87_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_87 __attribute__((unused)) = {"enum CUflushGPUDirectRDMAWritesOptions_enum", cuda_names_87_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_88_values[] = {
     { INT64_C(0), "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE" },
     { INT64_C(100), "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER" },
     { INT64_C(200), "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES" },
 };
-static const struct tracer_names cuda_names_88 = {"enum CUGPUDirectRDMAWritesOrdering_enum", cuda_names_88_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_88 __attribute__((unused)) = {"enum CUGPUDirectRDMAWritesOrdering_enum", cuda_names_88_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_89_values[] = {
     { INT64_C(100), "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER" },
     { INT64_C(200), "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES" },
 };
-static const struct tracer_names cuda_names_89 = {"enum CUflushGPUDirectRDMAWritesScope_enum", cuda_names_89_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_89 __attribute__((unused)) = {"enum CUflushGPUDirectRDMAWritesScope_enum", cuda_names_89_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_90_values[] = {
     { INT64_C(0), "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX" },
 };
-static const struct tracer_names cuda_names_90 = {"enum CUflushGPUDirectRDMAWritesTarget_enum", cuda_names_90_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_90 __attribute__((unused)) = {"enum CUflushGPUDirectRDMAWritesTarget_enum", cuda_names_90_values,
+                                                                   1};
 
 static const struct tracer_value_name cuda_names_91_values[] = {
     { INT64_C(1), "CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE" },
@@ -1190,17 +1372,23 @@ static const struct tracer_value_name cuda_names_91_values[] = {
     { INT64_C(16384), "CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO" },
     { INT64_C(32768), "CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS" },
 };
-static const struct tracer_names cuda_names_91 = {"enum CUgraphDebugDot_flags_enum", cuda_names_91_values, 16};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_91 __attribute__((unused)) = {"enum CUgraphDebugDot_flags_enum", cuda_names_91_values,
+                                                                   16};
 
 static const struct tracer_value_name cuda_names_92_values[] = {
     { INT64_C(1), "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC" },
 };
-static const struct tracer_names cuda_names_92 = {"enum CUuserObject_flags_enum", cuda_names_92_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_92 __attribute__((unused)) = {"enum CUuserObject_flags_enum", cuda_names_92_values,
+                                                                   1};
 
 static const struct tracer_value_name cuda_names_93_values[] = {
     { INT64_C(1), "CU_GRAPH_USER_OBJECT_MOVE" },
 };
-static const struct tracer_names cuda_names_93 = {"enum CUuserObjectRetain_flags_enum", cuda_names_93_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_93 __attribute__((unused)) = {"enum CUuserObjectRetain_flags_enum", cuda_names_93_values,
+                                                                   1};
 
 static const struct tracer_value_name cuda_names_94_values[] = {
     { INT64_C(1), "CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH" },
@@ -1208,13 +1396,17 @@ static const struct tracer_value_name cuda_names_94_values[] = {
     { INT64_C(4), "CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH" },
     { INT64_C(8), "CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY" },
 };
-static const struct tracer_names cuda_names_94 = {"enum CUgraphInstantiate_flags_enum", cuda_names_94_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_94 __attribute__((unused)) = {"enum CUgraphInstantiate_flags_enum", cuda_names_94_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_95_values[] = {
     { INT64_C(0), "CU_DEVICE_NUMA_CONFIG_NONE" },
     { INT64_C(1), "CU_DEVICE_NUMA_CONFIG_NUMA_NODE" },
 };
-static const struct tracer_names cuda_names_95 = {"enum CUdeviceNumaConfig_enum", cuda_names_95_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_95 __attribute__((unused)) = {"enum CUdeviceNumaConfig_enum", cuda_names_95_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_96_values[] = {
     { INT64_C(0), "CU_PROCESS_STATE_RUNNING" },
@@ -1222,13 +1414,17 @@ static const struct tracer_value_name cuda_names_96_values[] = {
     { INT64_C(2), "CU_PROCESS_STATE_CHECKPOINTED" },
     { INT64_C(3), "CU_PROCESS_STATE_FAILED" },
 };
-static const struct tracer_names cuda_names_96 = {"enum CUprocessState_enum", cuda_names_96_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_96 __attribute__((unused)) = {"enum CUprocessState_enum", cuda_names_96_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_97_values[] = {
     { INT64_C(1), "CU_MODULE_EAGER_LOADING" },
     { INT64_C(2), "CU_MODULE_LAZY_LOADING" },
 };
-static const struct tracer_names cuda_names_97 = {"enum CUmoduleLoadingMode_enum", cuda_names_97_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_97 __attribute__((unused)) = {"enum CUmoduleLoadingMode_enum", cuda_names_97_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_98_values[] = {
     { INT64_C(0), "CU_MEM_DECOMPRESS_UNSUPPORTED" },
@@ -1236,14 +1432,18 @@ static const struct tracer_value_name cuda_names_98_values[] = {
     { INT64_C(2), "CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY" },
     { INT64_C(4), "CU_MEM_DECOMPRESS_ALGORITHM_LZ4" },
 };
-static const struct tracer_names cuda_names_98 = {"enum CUmemDecompressAlgorithm_enum", cuda_names_98_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_98 __attribute__((unused)) = {"enum CUmemDecompressAlgorithm_enum", cuda_names_98_values,
+                                                                   4};
 
 static const struct tracer_value_name cuda_names_99_values[] = {
     { INT64_C(0), "CU_FUNCTION_LOADING_STATE_UNLOADED" },
     { INT64_C(1), "CU_FUNCTION_LOADING_STATE_LOADED" },
     { INT64_C(2), "CU_FUNCTION_LOADING_STATE_MAX" },
 };
-static const struct tracer_names cuda_names_99 = {"enum CUfunctionLoadingState_enum", cuda_names_99_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_99 __attribute__((unused)) = {"enum CUfunctionLoadingState_enum", cuda_names_99_values,
+                                                                   3};
 
 static const struct tracer_value_name cuda_names_100_values[] = {
     { INT64_C(1), "CU_COREDUMP_ENABLE_ON_EXCEPTION" },
@@ -1255,7 +1455,9 @@ static const struct tracer_value_name cuda_names_100_values[] = {
     { INT64_C(7), "CU_COREDUMP_GENERATION_FLAGS" },
     { INT64_C(8), "CU_COREDUMP_MAX" },
 };
-static const struct tracer_names cuda_names_100 = {"enum CUcoredumpSettings_enum", cuda_names_100_values, 8};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_100 __attribute__((unused)) = {"enum CUcoredumpSettings_enum", cuda_names_100_values,
+                                                                   8};
 
 static const struct tracer_value_name cuda_names_101_values[] = {
     { INT64_C(0), "CU_COREDUMP_DEFAULT_FLAGS" },
@@ -1267,30 +1469,40 @@ static const struct tracer_value_name cuda_names_101_values[] = {
     { INT64_C(32), "CU_COREDUMP_SKIP_CONSTBANK_MEMORY" },
     { INT64_C(47), "CU_COREDUMP_LIGHTWEIGHT_FLAGS" },
 };
-static const struct tracer_names cuda_names_101 = {"enum CUCoredumpGenerationFlags", cuda_names_101_values, 8};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_101 __attribute__((unused)) = {"enum CUCoredumpGenerationFlags", cuda_names_101_values,
+                                                                   8};
 
 static const struct tracer_value_name cuda_names_102_values[] = {
     { INT64_C(1), "CU_GREEN_CTX_DEFAULT_STREAM" },
 };
-static const struct tracer_names cuda_names_102 = {"CUgreenCtxCreate_flags", cuda_names_102_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_102 __attribute__((unused)) = {"CUgreenCtxCreate_flags", cuda_names_102_values,
+                                                                   1};
 
 static const struct tracer_value_name cuda_names_103_values[] = {
     { INT64_C(1), "CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING" },
     { INT64_C(2), "CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE" },
 };
-static const struct tracer_names cuda_names_103 = {"CUdevSmResourceSplit_flags", cuda_names_103_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_103 __attribute__((unused)) = {"CUdevSmResourceSplit_flags", cuda_names_103_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_104_values[] = {
     { INT64_C(0), "CU_DEV_RESOURCE_TYPE_INVALID" },
     { INT64_C(1), "CU_DEV_RESOURCE_TYPE_SM" },
 };
-static const struct tracer_names cuda_names_104 = {"CUdevResourceType", cuda_names_104_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_104 __attribute__((unused)) = {"CUdevResourceType", cuda_names_104_values,
+                                                                   2};
 
 static const struct tracer_value_name cuda_names_105_values[] = {
     { INT64_C(0), "CU_LOG_LEVEL_ERROR" },
     { INT64_C(1), "CU_LOG_LEVEL_WARNING" },
 };
-static const struct tracer_names cuda_names_105 = {"enum CUlogLevel_enum", cuda_names_105_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cuda_names_105 __attribute__((unused)) = {"enum CUlogLevel_enum", cuda_names_105_values,
+                                                                   2};
 
 static const struct tracer_record_member cuda_record_30_members[] = {
     {"operation", 0, 4, -1, -1, TRACER_MEMBER_UNSIGNED, &cuda_names_10},
@@ -7353,1799 +7565,1799 @@ static const struct tracer_function_desc cuda_functions[] = {
     {"cuGetErrorString", TRACER_STATUS_RESULT, cuda_cuGetErrorString_slots, 4, 7,
      0,
      cuda_cuGetErrorString_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGetErrorName", TRACER_STATUS_RESULT, cuda_cuGetErrorName_slots, 4, 7,
      0,
      cuda_cuGetErrorName_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuInit", TRACER_STATUS_RESULT, cuda_cuInit_slots, 2, 5,
      0,
      cuda_cuInit_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDriverGetVersion", TRACER_STATUS_RESULT, cuda_cuDriverGetVersion_slots, 3, 6,
      0,
      cuda_cuDriverGetVersion_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGet", TRACER_STATUS_RESULT, cuda_cuDeviceGet_slots, 4, 7,
      0,
      cuda_cuDeviceGet_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetCount", TRACER_STATUS_RESULT, cuda_cuDeviceGetCount_slots, 3, 6,
      0,
      cuda_cuDeviceGetCount_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetName", TRACER_STATUS_RESULT, cuda_cuDeviceGetName_slots, 5, 8,
      0,
      cuda_cuDeviceGetName_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetUuid_v2", TRACER_STATUS_RESULT, cuda_cuDeviceGetUuid_v2_slots, 3, 6,
      0,
      cuda_cuDeviceGetUuid_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetLuid", TRACER_STATUS_RESULT, cuda_cuDeviceGetLuid_slots, 6, 9,
      0,
      cuda_cuDeviceGetLuid_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceTotalMem_v2", TRACER_STATUS_RESULT, cuda_cuDeviceTotalMem_v2_slots, 4, 7,
      0,
      cuda_cuDeviceTotalMem_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetTexture1DLinearMaxWidth", TRACER_STATUS_RESULT, cuda_cuDeviceGetTexture1DLinearMaxWidth_slots, 6, 9,
      0,
      cuda_cuDeviceGetTexture1DLinearMaxWidth_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetAttribute", TRACER_STATUS_RESULT, cuda_cuDeviceGetAttribute_slots, 5, 8,
      0,
      cuda_cuDeviceGetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetHostAtomicCapabilities", TRACER_STATUS_RESULT, cuda_cuDeviceGetHostAtomicCapabilities_slots, 6, 9,
      0,
      cuda_cuDeviceGetHostAtomicCapabilities_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetNvSciSyncAttributes", TRACER_STATUS_RESULT, cuda_cuDeviceGetNvSciSyncAttributes_slots, 4, 7,
      0,
      cuda_cuDeviceGetNvSciSyncAttributes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceSetMemPool", TRACER_STATUS_RESULT, cuda_cuDeviceSetMemPool_slots, 3, 6,
      0,
      cuda_cuDeviceSetMemPool_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetMemPool", TRACER_STATUS_RESULT, cuda_cuDeviceGetMemPool_slots, 4, 7,
      0,
      cuda_cuDeviceGetMemPool_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetDefaultMemPool", TRACER_STATUS_RESULT, cuda_cuDeviceGetDefaultMemPool_slots, 4, 7,
      0,
      cuda_cuDeviceGetDefaultMemPool_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetExecAffinitySupport", TRACER_STATUS_RESULT, cuda_cuDeviceGetExecAffinitySupport_slots, 5, 8,
      0,
      cuda_cuDeviceGetExecAffinitySupport_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFlushGPUDirectRDMAWrites", TRACER_STATUS_RESULT, cuda_cuFlushGPUDirectRDMAWrites_slots, 3, 6,
      0,
      cuda_cuFlushGPUDirectRDMAWrites_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetProperties", TRACER_STATUS_RESULT, cuda_cuDeviceGetProperties_slots, 3, 6,
      0,
      cuda_cuDeviceGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceComputeCapability", TRACER_STATUS_RESULT, cuda_cuDeviceComputeCapability_slots, 6, 9,
      0,
      cuda_cuDeviceComputeCapability_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevicePrimaryCtxRetain", TRACER_STATUS_RESULT, cuda_cuDevicePrimaryCtxRetain_slots, 4, 7,
      0,
      cuda_cuDevicePrimaryCtxRetain_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevicePrimaryCtxRelease_v2", TRACER_STATUS_RESULT, cuda_cuDevicePrimaryCtxRelease_v2_slots, 2, 5,
      0,
      cuda_cuDevicePrimaryCtxRelease_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevicePrimaryCtxSetFlags_v2", TRACER_STATUS_RESULT, cuda_cuDevicePrimaryCtxSetFlags_v2_slots, 3, 6,
      0,
      cuda_cuDevicePrimaryCtxSetFlags_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevicePrimaryCtxGetState", TRACER_STATUS_RESULT, cuda_cuDevicePrimaryCtxGetState_slots, 6, 9,
      0,
      cuda_cuDevicePrimaryCtxGetState_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevicePrimaryCtxReset_v2", TRACER_STATUS_RESULT, cuda_cuDevicePrimaryCtxReset_v2_slots, 2, 5,
      0,
      cuda_cuDevicePrimaryCtxReset_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxCreate_v4", TRACER_STATUS_RESULT, cuda_cuCtxCreate_v4_slots, 6, 9,
      0,
      cuda_cuCtxCreate_v4_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxDestroy_v2", TRACER_STATUS_RESULT, cuda_cuCtxDestroy_v2_slots, 2, 5,
      0,
      cuda_cuCtxDestroy_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxPushCurrent_v2", TRACER_STATUS_RESULT, cuda_cuCtxPushCurrent_v2_slots, 2, 5,
      0,
      cuda_cuCtxPushCurrent_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxPopCurrent_v2", TRACER_STATUS_RESULT, cuda_cuCtxPopCurrent_v2_slots, 3, 6,
      0,
      cuda_cuCtxPopCurrent_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSetCurrent", TRACER_STATUS_RESULT, cuda_cuCtxSetCurrent_slots, 2, 5,
      0,
      cuda_cuCtxSetCurrent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetCurrent", TRACER_STATUS_RESULT, cuda_cuCtxGetCurrent_slots, 3, 6,
      0,
      cuda_cuCtxGetCurrent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetDevice", TRACER_STATUS_RESULT, cuda_cuCtxGetDevice_slots, 3, 6,
      0,
      cuda_cuCtxGetDevice_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetDevice_v2", TRACER_STATUS_RESULT, cuda_cuCtxGetDevice_v2_slots, 4, 7,
      0,
      cuda_cuCtxGetDevice_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetFlags", TRACER_STATUS_RESULT, cuda_cuCtxGetFlags_slots, 3, 6,
      0,
      cuda_cuCtxGetFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSetFlags", TRACER_STATUS_RESULT, cuda_cuCtxSetFlags_slots, 2, 5,
      0,
      cuda_cuCtxSetFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetId", TRACER_STATUS_RESULT, cuda_cuCtxGetId_slots, 4, 7,
      0,
      cuda_cuCtxGetId_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSynchronize", TRACER_STATUS_RESULT, cuda_cuCtxSynchronize_slots, 1, 4,
      0,
      cuda_cuCtxSynchronize_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL},
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSynchronize_v2", TRACER_STATUS_RESULT, cuda_cuCtxSynchronize_v2_slots, 2, 5,
      0,
      cuda_cuCtxSynchronize_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSetLimit", TRACER_STATUS_RESULT, cuda_cuCtxSetLimit_slots, 3, 6,
      0,
      cuda_cuCtxSetLimit_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetLimit", TRACER_STATUS_RESULT, cuda_cuCtxGetLimit_slots, 4, 7,
      0,
      cuda_cuCtxGetLimit_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetCacheConfig", TRACER_STATUS_RESULT, cuda_cuCtxGetCacheConfig_slots, 3, 6,
      0,
      cuda_cuCtxGetCacheConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSetCacheConfig", TRACER_STATUS_RESULT, cuda_cuCtxSetCacheConfig_slots, 2, 5,
      0,
      cuda_cuCtxSetCacheConfig_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetApiVersion", TRACER_STATUS_RESULT, cuda_cuCtxGetApiVersion_slots, 4, 7,
      0,
      cuda_cuCtxGetApiVersion_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetStreamPriorityRange", TRACER_STATUS_RESULT, cuda_cuCtxGetStreamPriorityRange_slots, 5, 8,
      0,
      cuda_cuCtxGetStreamPriorityRange_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxResetPersistingL2Cache", TRACER_STATUS_RESULT, cuda_cuCtxResetPersistingL2Cache_slots, 1, 4,
      0,
      cuda_cuCtxResetPersistingL2Cache_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetExecAffinity", TRACER_STATUS_RESULT, cuda_cuCtxGetExecAffinity_slots, 3, 6,
      0,
      cuda_cuCtxGetExecAffinity_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxRecordEvent", TRACER_STATUS_RESULT, cuda_cuCtxRecordEvent_slots, 3, 6,
      0,
      cuda_cuCtxRecordEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxWaitEvent", TRACER_STATUS_RESULT, cuda_cuCtxWaitEvent_slots, 3, 6,
      0,
      cuda_cuCtxWaitEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxAttach", TRACER_STATUS_RESULT, cuda_cuCtxAttach_slots, 4, 7,
      0,
      cuda_cuCtxAttach_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxDetach", TRACER_STATUS_RESULT, cuda_cuCtxDetach_slots, 2, 5,
      0,
      cuda_cuCtxDetach_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetSharedMemConfig", TRACER_STATUS_RESULT, cuda_cuCtxGetSharedMemConfig_slots, 3, 6,
      0,
      cuda_cuCtxGetSharedMemConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSetSharedMemConfig", TRACER_STATUS_RESULT, cuda_cuCtxSetSharedMemConfig_slots, 2, 5,
      0,
      cuda_cuCtxSetSharedMemConfig_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleLoad", TRACER_STATUS_RESULT, cuda_cuModuleLoad_slots, 4, 7,
      1,
      cuda_cuModuleLoad_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleLoadData", TRACER_STATUS_RESULT, cuda_cuModuleLoadData_slots, 4, 7,
      0,
      cuda_cuModuleLoadData_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleLoadDataEx", TRACER_STATUS_RESULT, cuda_cuModuleLoadDataEx_slots, 9, 12,
      0,
      cuda_cuModuleLoadDataEx_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleLoadFatBinary", TRACER_STATUS_RESULT, cuda_cuModuleLoadFatBinary_slots, 4, 7,
      0,
      cuda_cuModuleLoadFatBinary_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleUnload", TRACER_STATUS_RESULT, cuda_cuModuleUnload_slots, 2, 5,
      0,
      cuda_cuModuleUnload_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetLoadingMode", TRACER_STATUS_RESULT, cuda_cuModuleGetLoadingMode_slots, 3, 6,
      0,
      cuda_cuModuleGetLoadingMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetFunction", TRACER_STATUS_RESULT, cuda_cuModuleGetFunction_slots, 5, 8,
      1,
      cuda_cuModuleGetFunction_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetFunctionCount", TRACER_STATUS_RESULT, cuda_cuModuleGetFunctionCount_slots, 4, 7,
      0,
      cuda_cuModuleGetFunctionCount_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleEnumerateFunctions", TRACER_STATUS_RESULT, cuda_cuModuleEnumerateFunctions_slots, 5, 8,
      0,
      cuda_cuModuleEnumerateFunctions_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetGlobal_v2", TRACER_STATUS_RESULT, cuda_cuModuleGetGlobal_v2_slots, 7, 10,
      1,
      cuda_cuModuleGetGlobal_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLinkCreate_v2", TRACER_STATUS_RESULT, cuda_cuLinkCreate_v2_slots, 8, 11,
      0,
      cuda_cuLinkCreate_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLinkAddData_v2", TRACER_STATUS_RESULT, cuda_cuLinkAddData_v2_slots, 11, 14,
      1,
      cuda_cuLinkAddData_v2_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLinkAddFile_v2", TRACER_STATUS_RESULT, cuda_cuLinkAddFile_v2_slots, 9, 12,
      1,
      cuda_cuLinkAddFile_v2_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLinkComplete", TRACER_STATUS_RESULT, cuda_cuLinkComplete_slots, 6, 9,
      0,
      cuda_cuLinkComplete_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLinkDestroy", TRACER_STATUS_RESULT, cuda_cuLinkDestroy_slots, 2, 5,
      0,
      cuda_cuLinkDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetTexRef", TRACER_STATUS_RESULT, cuda_cuModuleGetTexRef_slots, 5, 8,
      1,
      cuda_cuModuleGetTexRef_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetSurfRef", TRACER_STATUS_RESULT, cuda_cuModuleGetSurfRef_slots, 5, 8,
      1,
      cuda_cuModuleGetSurfRef_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryLoadData", TRACER_STATUS_RESULT, cuda_cuLibraryLoadData_slots, 14, 17,
      0,
      cuda_cuLibraryLoadData_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryLoadFromFile", TRACER_STATUS_RESULT, cuda_cuLibraryLoadFromFile_slots, 14, 17,
      1,
      cuda_cuLibraryLoadFromFile_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryUnload", TRACER_STATUS_RESULT, cuda_cuLibraryUnload_slots, 2, 5,
      0,
      cuda_cuLibraryUnload_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetKernel", TRACER_STATUS_RESULT, cuda_cuLibraryGetKernel_slots, 5, 8,
      1,
      cuda_cuLibraryGetKernel_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetKernelCount", TRACER_STATUS_RESULT, cuda_cuLibraryGetKernelCount_slots, 4, 7,
      0,
      cuda_cuLibraryGetKernelCount_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryEnumerateKernels", TRACER_STATUS_RESULT, cuda_cuLibraryEnumerateKernels_slots, 5, 8,
      0,
      cuda_cuLibraryEnumerateKernels_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetModule", TRACER_STATUS_RESULT, cuda_cuLibraryGetModule_slots, 4, 7,
      0,
      cuda_cuLibraryGetModule_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelGetFunction", TRACER_STATUS_RESULT, cuda_cuKernelGetFunction_slots, 4, 7,
      0,
      cuda_cuKernelGetFunction_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelGetLibrary", TRACER_STATUS_RESULT, cuda_cuKernelGetLibrary_slots, 4, 7,
      0,
      cuda_cuKernelGetLibrary_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetGlobal", TRACER_STATUS_RESULT, cuda_cuLibraryGetGlobal_slots, 7, 10,
      1,
      cuda_cuLibraryGetGlobal_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetManaged", TRACER_STATUS_RESULT, cuda_cuLibraryGetManaged_slots, 7, 10,
      1,
      cuda_cuLibraryGetManaged_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetUnifiedFunction", TRACER_STATUS_RESULT, cuda_cuLibraryGetUnifiedFunction_slots, 5, 8,
      1,
      cuda_cuLibraryGetUnifiedFunction_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelGetAttribute", TRACER_STATUS_RESULT, cuda_cuKernelGetAttribute_slots, 6, 9,
      0,
      cuda_cuKernelGetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelSetAttribute", TRACER_STATUS_RESULT, cuda_cuKernelSetAttribute_slots, 5, 8,
      0,
      cuda_cuKernelSetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelSetCacheConfig", TRACER_STATUS_RESULT, cuda_cuKernelSetCacheConfig_slots, 4, 7,
      0,
      cuda_cuKernelSetCacheConfig_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelGetName", TRACER_STATUS_RESULT, cuda_cuKernelGetName_slots, 4, 7,
      0,
      cuda_cuKernelGetName_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelGetParamInfo", TRACER_STATUS_RESULT, cuda_cuKernelGetParamInfo_slots, 7, 10,
      0,
      cuda_cuKernelGetParamInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetInfo_v2", TRACER_STATUS_RESULT, cuda_cuMemGetInfo_v2_slots, 5, 8,
      0,
      cuda_cuMemGetInfo_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAlloc_v2", TRACER_STATUS_RESULT, cuda_cuMemAlloc_v2_slots, 4, 7,
      0,
      cuda_cuMemAlloc_v2_formats, 1,
-     TRACER_MEANING_ALLOC, NULL, "bytesize"},
+     TRACER_MEANING_ALLOC, NULL, "bytesize", NULL, NULL, 0},
     {"cuMemAllocPitch_v2", TRACER_STATUS_RESULT, cuda_cuMemAllocPitch_v2_slots, 8, 11,
      0,
      cuda_cuMemAllocPitch_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemFree_v2", TRACER_STATUS_RESULT, cuda_cuMemFree_v2_slots, 2, 5,
      0,
      cuda_cuMemFree_v2_formats, 1,
-     TRACER_MEANING_FREE, NULL, NULL},
+     TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetAddressRange_v2", TRACER_STATUS_RESULT, cuda_cuMemGetAddressRange_v2_slots, 6, 9,
      0,
      cuda_cuMemGetAddressRange_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAllocHost_v2", TRACER_STATUS_RESULT, cuda_cuMemAllocHost_v2_slots, 4, 7,
      0,
      cuda_cuMemAllocHost_v2_formats, 1,
-     TRACER_MEANING_ALLOC, NULL, "bytesize"},
+     TRACER_MEANING_ALLOC, NULL, "bytesize", NULL, NULL, 0},
     {"cuMemFreeHost", TRACER_STATUS_RESULT, cuda_cuMemFreeHost_slots, 2, 5,
      0,
      cuda_cuMemFreeHost_formats, 1,
-     TRACER_MEANING_FREE, NULL, NULL},
+     TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cuMemHostAlloc", TRACER_STATUS_RESULT, cuda_cuMemHostAlloc_slots, 5, 8,
      0,
      cuda_cuMemHostAlloc_formats, 1,
-     TRACER_MEANING_ALLOC, NULL, "bytesize"},
+     TRACER_MEANING_ALLOC, NULL, "bytesize", NULL, NULL, 0},
     {"cuMemHostGetDevicePointer_v2", TRACER_STATUS_RESULT, cuda_cuMemHostGetDevicePointer_v2_slots, 5, 8,
      0,
      cuda_cuMemHostGetDevicePointer_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemHostGetFlags", TRACER_STATUS_RESULT, cuda_cuMemHostGetFlags_slots, 4, 7,
      0,
      cuda_cuMemHostGetFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAllocManaged", TRACER_STATUS_RESULT, cuda_cuMemAllocManaged_slots, 5, 8,
      0,
      cuda_cuMemAllocManaged_formats, 1,
-     TRACER_MEANING_ALLOC, NULL, "bytesize"},
+     TRACER_MEANING_ALLOC, NULL, "bytesize", NULL, NULL, 0},
     {"cuDeviceRegisterAsyncNotification", TRACER_STATUS_RESULT, cuda_cuDeviceRegisterAsyncNotification_slots, 6, 9,
      0,
      cuda_cuDeviceRegisterAsyncNotification_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceUnregisterAsyncNotification", TRACER_STATUS_RESULT, cuda_cuDeviceUnregisterAsyncNotification_slots, 3, 6,
      0,
      cuda_cuDeviceUnregisterAsyncNotification_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetByPCIBusId", TRACER_STATUS_RESULT, cuda_cuDeviceGetByPCIBusId_slots, 4, 7,
      1,
      cuda_cuDeviceGetByPCIBusId_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetPCIBusId", TRACER_STATUS_RESULT, cuda_cuDeviceGetPCIBusId_slots, 5, 8,
      0,
      cuda_cuDeviceGetPCIBusId_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuIpcGetEventHandle", TRACER_STATUS_RESULT, cuda_cuIpcGetEventHandle_slots, 3, 6,
      0,
      cuda_cuIpcGetEventHandle_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuIpcOpenEventHandle", TRACER_STATUS_RESULT, cuda_cuIpcOpenEventHandle_slots, 3, 6,
      1,
      cuda_cuIpcOpenEventHandle_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuIpcGetMemHandle", TRACER_STATUS_RESULT, cuda_cuIpcGetMemHandle_slots, 3, 6,
      0,
      cuda_cuIpcGetMemHandle_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuIpcOpenMemHandle_v2", TRACER_STATUS_RESULT, cuda_cuIpcOpenMemHandle_v2_slots, 4, 7,
      1,
      cuda_cuIpcOpenMemHandle_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuIpcCloseMemHandle", TRACER_STATUS_RESULT, cuda_cuIpcCloseMemHandle_slots, 2, 5,
      0,
      cuda_cuIpcCloseMemHandle_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemHostRegister_v2", TRACER_STATUS_RESULT, cuda_cuMemHostRegister_v2_slots, 4, 7,
      0,
      cuda_cuMemHostRegister_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemHostUnregister", TRACER_STATUS_RESULT, cuda_cuMemHostUnregister_slots, 2, 5,
      0,
      cuda_cuMemHostUnregister_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy", TRACER_STATUS_RESULT, cuda_cuMemcpy_slots, 4, 7,
      0,
      cuda_cuMemcpy_formats, 1,
-     TRACER_MEANING_TRANSFER, NULL, "ByteCount"},
+     TRACER_MEANING_TRANSFER, NULL, "ByteCount", NULL, NULL, 0},
     {"cuMemcpyPeer", TRACER_STATUS_RESULT, cuda_cuMemcpyPeer_slots, 6, 9,
      0,
      cuda_cuMemcpyPeer_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2d", "ByteCount"},
+     TRACER_MEANING_TRANSFER, "d2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyHtoD_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyHtoD_v2_slots, 4, 7,
      0,
      cuda_cuMemcpyHtoD_v2_formats, 1,
-     TRACER_MEANING_TRANSFER, "h2d", "ByteCount"},
+     TRACER_MEANING_TRANSFER, "h2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyDtoH_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyDtoH_v2_slots, 4, 7,
      0,
      cuda_cuMemcpyDtoH_v2_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2h", "ByteCount"},
+     TRACER_MEANING_TRANSFER, "d2h", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyDtoD_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyDtoD_v2_slots, 4, 7,
      0,
      cuda_cuMemcpyDtoD_v2_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2d", "ByteCount"},
+     TRACER_MEANING_TRANSFER, "d2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyDtoA_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyDtoA_v2_slots, 5, 8,
      0,
      cuda_cuMemcpyDtoA_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyAtoD_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyAtoD_v2_slots, 5, 8,
      0,
      cuda_cuMemcpyAtoD_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyHtoA_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyHtoA_v2_slots, 5, 8,
      0,
      cuda_cuMemcpyHtoA_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyAtoH_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyAtoH_v2_slots, 5, 8,
      0,
      cuda_cuMemcpyAtoH_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyAtoA_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyAtoA_v2_slots, 6, 9,
      0,
      cuda_cuMemcpyAtoA_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy2D_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy2D_v2_slots, 2, 5,
      1,
      cuda_cuMemcpy2D_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy2DUnaligned_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy2DUnaligned_v2_slots, 2, 5,
      1,
      cuda_cuMemcpy2DUnaligned_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy3D_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy3D_v2_slots, 2, 5,
      1,
      cuda_cuMemcpy3D_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy3DPeer", TRACER_STATUS_RESULT, cuda_cuMemcpy3DPeer_slots, 2, 5,
      1,
      cuda_cuMemcpy3DPeer_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyAsync", TRACER_STATUS_RESULT, cuda_cuMemcpyAsync_slots, 5, 8,
      0,
      cuda_cuMemcpyAsync_formats, 1,
-     TRACER_MEANING_TRANSFER, NULL, "ByteCount"},
+     TRACER_MEANING_TRANSFER, NULL, "ByteCount", NULL, NULL, 0},
     {"cuMemcpyPeerAsync", TRACER_STATUS_RESULT, cuda_cuMemcpyPeerAsync_slots, 7, 10,
      0,
      cuda_cuMemcpyPeerAsync_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2d", "ByteCount"},
+     TRACER_MEANING_TRANSFER, "d2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyHtoDAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyHtoDAsync_v2_slots, 5, 8,
      0,
      cuda_cuMemcpyHtoDAsync_v2_formats, 1,
-     TRACER_MEANING_TRANSFER, "h2d", "ByteCount"},
+     TRACER_MEANING_TRANSFER, "h2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyDtoHAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyDtoHAsync_v2_slots, 5, 8,
      0,
      cuda_cuMemcpyDtoHAsync_v2_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2h", "ByteCount"},
+     TRACER_MEANING_TRANSFER, "d2h", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyDtoDAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyDtoDAsync_v2_slots, 5, 8,
      0,
      cuda_cuMemcpyDtoDAsync_v2_formats, 1,
-     TRACER_MEANING_TRANSFER, "d2d", "ByteCount"},
+     TRACER_MEANING_TRANSFER, "d2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyHtoAAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyHtoAAsync_v2_slots, 6, 9,
      0,
      cuda_cuMemcpyHtoAAsync_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyAtoHAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyAtoHAsync_v2_slots, 6, 9,
      0,
      cuda_cuMemcpyAtoHAsync_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy2DAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy2DAsync_v2_slots, 3, 6,
      1,
      cuda_cuMemcpy2DAsync_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy3DAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy3DAsync_v2_slots, 3, 6,
      1,
      cuda_cuMemcpy3DAsync_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy3DPeerAsync", TRACER_STATUS_RESULT, cuda_cuMemcpy3DPeerAsync_slots, 3, 6,
      1,
      cuda_cuMemcpy3DPeerAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyBatchAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyBatchAsync_v2_slots, 13, 16,
      0,
      cuda_cuMemcpyBatchAsync_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy3DBatchAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy3DBatchAsync_v2_slots, 5, 8,
      0,
      cuda_cuMemcpy3DBatchAsync_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD8_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD8_v2_slots, 4, 7,
      0,
      cuda_cuMemsetD8_v2_formats, 1,
-     TRACER_MEANING_TRANSFER, "fill", "N"},
+     TRACER_MEANING_TRANSFER, "fill", "N", NULL, NULL, 0},
     {"cuMemsetD16_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD16_v2_slots, 4, 7,
      0,
      cuda_cuMemsetD16_v2_formats, 1,
-     TRACER_MEANING_TRANSFER, "fill", NULL},
+     TRACER_MEANING_TRANSFER, "fill", NULL, NULL, NULL, 0},
     {"cuMemsetD32_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD32_v2_slots, 4, 7,
      0,
      cuda_cuMemsetD32_v2_formats, 1,
-     TRACER_MEANING_TRANSFER, "fill", NULL},
+     TRACER_MEANING_TRANSFER, "fill", NULL, NULL, NULL, 0},
     {"cuMemsetD2D8_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD2D8_v2_slots, 6, 9,
      0,
      cuda_cuMemsetD2D8_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD2D16_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD2D16_v2_slots, 6, 9,
      0,
      cuda_cuMemsetD2D16_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD2D32_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD2D32_v2_slots, 6, 9,
      0,
      cuda_cuMemsetD2D32_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD8Async", TRACER_STATUS_RESULT, cuda_cuMemsetD8Async_slots, 5, 8,
      0,
      cuda_cuMemsetD8Async_formats, 1,
-     TRACER_MEANING_TRANSFER, "fill", "N"},
+     TRACER_MEANING_TRANSFER, "fill", "N", NULL, NULL, 0},
     {"cuMemsetD16Async", TRACER_STATUS_RESULT, cuda_cuMemsetD16Async_slots, 5, 8,
      0,
      cuda_cuMemsetD16Async_formats, 1,
-     TRACER_MEANING_TRANSFER, "fill", NULL},
+     TRACER_MEANING_TRANSFER, "fill", NULL, NULL, NULL, 0},
     {"cuMemsetD32Async", TRACER_STATUS_RESULT, cuda_cuMemsetD32Async_slots, 5, 8,
      0,
      cuda_cuMemsetD32Async_formats, 1,
-     TRACER_MEANING_TRANSFER, "fill", NULL},
+     TRACER_MEANING_TRANSFER, "fill", NULL, NULL, NULL, 0},
     {"cuMemsetD2D8Async", TRACER_STATUS_RESULT, cuda_cuMemsetD2D8Async_slots, 7, 10,
      0,
      cuda_cuMemsetD2D8Async_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD2D16Async", TRACER_STATUS_RESULT, cuda_cuMemsetD2D16Async_slots, 7, 10,
      0,
      cuda_cuMemsetD2D16Async_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD2D32Async", TRACER_STATUS_RESULT, cuda_cuMemsetD2D32Async_slots, 7, 10,
      0,
      cuda_cuMemsetD2D32Async_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayCreate_v2", TRACER_STATUS_RESULT, cuda_cuArrayCreate_v2_slots, 4, 7,
      1,
      cuda_cuArrayCreate_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayGetDescriptor_v2", TRACER_STATUS_RESULT, cuda_cuArrayGetDescriptor_v2_slots, 3, 6,
      0,
      cuda_cuArrayGetDescriptor_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayGetSparseProperties", TRACER_STATUS_RESULT, cuda_cuArrayGetSparseProperties_slots, 3, 6,
      0,
      cuda_cuArrayGetSparseProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMipmappedArrayGetSparseProperties", TRACER_STATUS_RESULT, cuda_cuMipmappedArrayGetSparseProperties_slots, 3, 6,
      0,
      cuda_cuMipmappedArrayGetSparseProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayGetMemoryRequirements", TRACER_STATUS_RESULT, cuda_cuArrayGetMemoryRequirements_slots, 4, 7,
      0,
      cuda_cuArrayGetMemoryRequirements_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMipmappedArrayGetMemoryRequirements", TRACER_STATUS_RESULT, cuda_cuMipmappedArrayGetMemoryRequirements_slots, 4, 7,
      0,
      cuda_cuMipmappedArrayGetMemoryRequirements_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayGetPlane", TRACER_STATUS_RESULT, cuda_cuArrayGetPlane_slots, 5, 8,
      0,
      cuda_cuArrayGetPlane_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayDestroy", TRACER_STATUS_RESULT, cuda_cuArrayDestroy_slots, 2, 5,
      0,
      cuda_cuArrayDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArray3DCreate_v2", TRACER_STATUS_RESULT, cuda_cuArray3DCreate_v2_slots, 4, 7,
      1,
      cuda_cuArray3DCreate_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArray3DGetDescriptor_v2", TRACER_STATUS_RESULT, cuda_cuArray3DGetDescriptor_v2_slots, 3, 6,
      0,
      cuda_cuArray3DGetDescriptor_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMipmappedArrayCreate", TRACER_STATUS_RESULT, cuda_cuMipmappedArrayCreate_slots, 5, 8,
      1,
      cuda_cuMipmappedArrayCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMipmappedArrayGetLevel", TRACER_STATUS_RESULT, cuda_cuMipmappedArrayGetLevel_slots, 5, 8,
      0,
      cuda_cuMipmappedArrayGetLevel_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMipmappedArrayDestroy", TRACER_STATUS_RESULT, cuda_cuMipmappedArrayDestroy_slots, 2, 5,
      0,
      cuda_cuMipmappedArrayDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetHandleForAddressRange", TRACER_STATUS_RESULT, cuda_cuMemGetHandleForAddressRange_slots, 6, 9,
      0,
      cuda_cuMemGetHandleForAddressRange_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemBatchDecompressAsync", TRACER_STATUS_RESULT, cuda_cuMemBatchDecompressAsync_slots, 7, 10,
      1,
      cuda_cuMemBatchDecompressAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAddressReserve", TRACER_STATUS_RESULT, cuda_cuMemAddressReserve_slots, 7, 10,
      0,
      cuda_cuMemAddressReserve_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAddressFree", TRACER_STATUS_RESULT, cuda_cuMemAddressFree_slots, 3, 6,
      0,
      cuda_cuMemAddressFree_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemCreate", TRACER_STATUS_RESULT, cuda_cuMemCreate_slots, 6, 9,
      1,
      cuda_cuMemCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemRelease", TRACER_STATUS_RESULT, cuda_cuMemRelease_slots, 2, 5,
      0,
      cuda_cuMemRelease_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemMap", TRACER_STATUS_RESULT, cuda_cuMemMap_slots, 6, 9,
      0,
      cuda_cuMemMap_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemMapArrayAsync", TRACER_STATUS_RESULT, cuda_cuMemMapArrayAsync_slots, 4, 7,
      1,
      cuda_cuMemMapArrayAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemUnmap", TRACER_STATUS_RESULT, cuda_cuMemUnmap_slots, 3, 6,
      0,
      cuda_cuMemUnmap_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemSetAccess", TRACER_STATUS_RESULT, cuda_cuMemSetAccess_slots, 5, 8,
      1,
      cuda_cuMemSetAccess_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetAccess", TRACER_STATUS_RESULT, cuda_cuMemGetAccess_slots, 5, 8,
      1,
      cuda_cuMemGetAccess_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemExportToShareableHandle", TRACER_STATUS_RESULT, cuda_cuMemExportToShareableHandle_slots, 5, 8,
      0,
      cuda_cuMemExportToShareableHandle_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemImportFromShareableHandle", TRACER_STATUS_RESULT, cuda_cuMemImportFromShareableHandle_slots, 5, 8,
      0,
      cuda_cuMemImportFromShareableHandle_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetAllocationGranularity", TRACER_STATUS_RESULT, cuda_cuMemGetAllocationGranularity_slots, 5, 8,
      1,
      cuda_cuMemGetAllocationGranularity_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetAllocationPropertiesFromHandle", TRACER_STATUS_RESULT, cuda_cuMemGetAllocationPropertiesFromHandle_slots, 3, 6,
      0,
      cuda_cuMemGetAllocationPropertiesFromHandle_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemRetainAllocationHandle", TRACER_STATUS_RESULT, cuda_cuMemRetainAllocationHandle_slots, 4, 7,
      0,
      cuda_cuMemRetainAllocationHandle_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemFreeAsync", TRACER_STATUS_RESULT, cuda_cuMemFreeAsync_slots, 3, 6,
      0,
      cuda_cuMemFreeAsync_formats, 1,
-     TRACER_MEANING_FREE, NULL, NULL},
+     TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAllocAsync", TRACER_STATUS_RESULT, cuda_cuMemAllocAsync_slots, 5, 8,
      0,
      cuda_cuMemAllocAsync_formats, 1,
-     TRACER_MEANING_ALLOC, NULL, "bytesize"},
+     TRACER_MEANING_ALLOC, NULL, "bytesize", NULL, NULL, 0},
     {"cuMemPoolTrimTo", TRACER_STATUS_RESULT, cuda_cuMemPoolTrimTo_slots, 3, 6,
      0,
      cuda_cuMemPoolTrimTo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolSetAttribute", TRACER_STATUS_RESULT, cuda_cuMemPoolSetAttribute_slots, 4, 7,
      0,
      cuda_cuMemPoolSetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolGetAttribute", TRACER_STATUS_RESULT, cuda_cuMemPoolGetAttribute_slots, 4, 7,
      0,
      cuda_cuMemPoolGetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolSetAccess", TRACER_STATUS_RESULT, cuda_cuMemPoolSetAccess_slots, 4, 7,
      1,
      cuda_cuMemPoolSetAccess_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolGetAccess", TRACER_STATUS_RESULT, cuda_cuMemPoolGetAccess_slots, 5, 8,
      1,
      cuda_cuMemPoolGetAccess_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolCreate", TRACER_STATUS_RESULT, cuda_cuMemPoolCreate_slots, 4, 7,
      1,
      cuda_cuMemPoolCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolDestroy", TRACER_STATUS_RESULT, cuda_cuMemPoolDestroy_slots, 2, 5,
      0,
      cuda_cuMemPoolDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetDefaultMemPool", TRACER_STATUS_RESULT, cuda_cuMemGetDefaultMemPool_slots, 5, 8,
      0,
      cuda_cuMemGetDefaultMemPool_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetMemPool", TRACER_STATUS_RESULT, cuda_cuMemGetMemPool_slots, 5, 8,
      0,
      cuda_cuMemGetMemPool_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemSetMemPool", TRACER_STATUS_RESULT, cuda_cuMemSetMemPool_slots, 4, 7,
      0,
      cuda_cuMemSetMemPool_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAllocFromPoolAsync", TRACER_STATUS_RESULT, cuda_cuMemAllocFromPoolAsync_slots, 6, 9,
      0,
      cuda_cuMemAllocFromPoolAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolExportToShareableHandle", TRACER_STATUS_RESULT, cuda_cuMemPoolExportToShareableHandle_slots, 5, 8,
      0,
      cuda_cuMemPoolExportToShareableHandle_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolImportFromShareableHandle", TRACER_STATUS_RESULT, cuda_cuMemPoolImportFromShareableHandle_slots, 6, 9,
      0,
      cuda_cuMemPoolImportFromShareableHandle_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolExportPointer", TRACER_STATUS_RESULT, cuda_cuMemPoolExportPointer_slots, 3, 6,
      0,
      cuda_cuMemPoolExportPointer_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolImportPointer", TRACER_STATUS_RESULT, cuda_cuMemPoolImportPointer_slots, 5, 8,
      1,
      cuda_cuMemPoolImportPointer_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastCreate", TRACER_STATUS_RESULT, cuda_cuMulticastCreate_slots, 4, 7,
      1,
      cuda_cuMulticastCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastAddDevice", TRACER_STATUS_RESULT, cuda_cuMulticastAddDevice_slots, 3, 6,
      0,
      cuda_cuMulticastAddDevice_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastBindMem", TRACER_STATUS_RESULT, cuda_cuMulticastBindMem_slots, 7, 10,
      0,
      cuda_cuMulticastBindMem_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastBindAddr", TRACER_STATUS_RESULT, cuda_cuMulticastBindAddr_slots, 6, 9,
      0,
      cuda_cuMulticastBindAddr_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastUnbind", TRACER_STATUS_RESULT, cuda_cuMulticastUnbind_slots, 5, 8,
      0,
      cuda_cuMulticastUnbind_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastGetGranularity", TRACER_STATUS_RESULT, cuda_cuMulticastGetGranularity_slots, 5, 8,
      1,
      cuda_cuMulticastGetGranularity_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuPointerGetAttribute", TRACER_STATUS_RESULT, cuda_cuPointerGetAttribute_slots, 4, 7,
      0,
      cuda_cuPointerGetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPrefetchAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemPrefetchAsync_v2_slots, 5, 8,
      1,
      cuda_cuMemPrefetchAsync_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAdvise_v2", TRACER_STATUS_RESULT, cuda_cuMemAdvise_v2_slots, 4, 7,
      1,
      cuda_cuMemAdvise_v2_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPrefetchBatchAsync", TRACER_STATUS_RESULT, cuda_cuMemPrefetchBatchAsync_slots, 12, 15,
      0,
      cuda_cuMemPrefetchBatchAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemDiscardBatchAsync", TRACER_STATUS_RESULT, cuda_cuMemDiscardBatchAsync_slots, 8, 11,
      0,
      cuda_cuMemDiscardBatchAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemDiscardAndPrefetchBatchAsync", TRACER_STATUS_RESULT, cuda_cuMemDiscardAndPrefetchBatchAsync_slots, 12, 15,
      0,
      cuda_cuMemDiscardAndPrefetchBatchAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemRangeGetAttribute", TRACER_STATUS_RESULT, cuda_cuMemRangeGetAttribute_slots, 6, 9,
      0,
      cuda_cuMemRangeGetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemRangeGetAttributes", TRACER_STATUS_RESULT, cuda_cuMemRangeGetAttributes_slots, 10, 13,
      0,
      cuda_cuMemRangeGetAttributes_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuPointerSetAttribute", TRACER_STATUS_RESULT, cuda_cuPointerSetAttribute_slots, 4, 7,
      0,
      cuda_cuPointerSetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuPointerGetAttributes", TRACER_STATUS_RESULT, cuda_cuPointerGetAttributes_slots, 7, 10,
      0,
      cuda_cuPointerGetAttributes_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamCreate", TRACER_STATUS_RESULT, cuda_cuStreamCreate_slots, 4, 7,
      0,
      cuda_cuStreamCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamCreateWithPriority", TRACER_STATUS_RESULT, cuda_cuStreamCreateWithPriority_slots, 5, 8,
      0,
      cuda_cuStreamCreateWithPriority_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetPriority", TRACER_STATUS_RESULT, cuda_cuStreamGetPriority_slots, 4, 7,
      0,
      cuda_cuStreamGetPriority_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetDevice", TRACER_STATUS_RESULT, cuda_cuStreamGetDevice_slots, 4, 7,
      0,
      cuda_cuStreamGetDevice_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetFlags", TRACER_STATUS_RESULT, cuda_cuStreamGetFlags_slots, 4, 7,
      0,
      cuda_cuStreamGetFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetId", TRACER_STATUS_RESULT, cuda_cuStreamGetId_slots, 4, 7,
      0,
      cuda_cuStreamGetId_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetCtx", TRACER_STATUS_RESULT, cuda_cuStreamGetCtx_slots, 4, 7,
      0,
      cuda_cuStreamGetCtx_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetCtx_v2", TRACER_STATUS_RESULT, cuda_cuStreamGetCtx_v2_slots, 6, 9,
      0,
      cuda_cuStreamGetCtx_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamWaitEvent", TRACER_STATUS_RESULT, cuda_cuStreamWaitEvent_slots, 4, 7,
      0,
      cuda_cuStreamWaitEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamAddCallback", TRACER_STATUS_RESULT, cuda_cuStreamAddCallback_slots, 5, 8,
      0,
      cuda_cuStreamAddCallback_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamBeginCapture_v2", TRACER_STATUS_RESULT, cuda_cuStreamBeginCapture_v2_slots, 3, 6,
      0,
      cuda_cuStreamBeginCapture_v2_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamBeginCaptureToGraph", TRACER_STATUS_RESULT, cuda_cuStreamBeginCaptureToGraph_slots, 7, 10,
      1,
      cuda_cuStreamBeginCaptureToGraph_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuThreadExchangeStreamCaptureMode", TRACER_STATUS_RESULT, cuda_cuThreadExchangeStreamCaptureMode_slots, 3, 6,
      0,
      cuda_cuThreadExchangeStreamCaptureMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamEndCapture", TRACER_STATUS_RESULT, cuda_cuStreamEndCapture_slots, 4, 7,
      0,
      cuda_cuStreamEndCapture_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamIsCapturing", TRACER_STATUS_RESULT, cuda_cuStreamIsCapturing_slots, 4, 7,
      0,
      cuda_cuStreamIsCapturing_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetCaptureInfo_v3", TRACER_STATUS_RESULT, cuda_cuStreamGetCaptureInfo_v3_slots, 14, 17,
      0,
      cuda_cuStreamGetCaptureInfo_v3_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamUpdateCaptureDependencies_v2", TRACER_STATUS_RESULT, cuda_cuStreamUpdateCaptureDependencies_v2_slots, 7, 10,
      1,
      cuda_cuStreamUpdateCaptureDependencies_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamAttachMemAsync", TRACER_STATUS_RESULT, cuda_cuStreamAttachMemAsync_slots, 5, 8,
      0,
      cuda_cuStreamAttachMemAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamQuery", TRACER_STATUS_RESULT, cuda_cuStreamQuery_slots, 2, 5,
      0,
      cuda_cuStreamQuery_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamSynchronize", TRACER_STATUS_RESULT, cuda_cuStreamSynchronize_slots, 2, 5,
      0,
      cuda_cuStreamSynchronize_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL},
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cuStreamDestroy_v2", TRACER_STATUS_RESULT, cuda_cuStreamDestroy_v2_slots, 2, 5,
      0,
      cuda_cuStreamDestroy_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamCopyAttributes", TRACER_STATUS_RESULT, cuda_cuStreamCopyAttributes_slots, 3, 6,
      0,
      cuda_cuStreamCopyAttributes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetAttribute", TRACER_STATUS_RESULT, cuda_cuStreamGetAttribute_slots, 4, 7,
      0,
      cuda_cuStreamGetAttribute_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamSetAttribute", TRACER_STATUS_RESULT, cuda_cuStreamSetAttribute_slots, 4, 7,
      1,
      cuda_cuStreamSetAttribute_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventCreate", TRACER_STATUS_RESULT, cuda_cuEventCreate_slots, 4, 7,
      0,
      cuda_cuEventCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventRecord", TRACER_STATUS_RESULT, cuda_cuEventRecord_slots, 3, 6,
      0,
      cuda_cuEventRecord_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventRecordWithFlags", TRACER_STATUS_RESULT, cuda_cuEventRecordWithFlags_slots, 4, 7,
      0,
      cuda_cuEventRecordWithFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventQuery", TRACER_STATUS_RESULT, cuda_cuEventQuery_slots, 2, 5,
      0,
      cuda_cuEventQuery_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventSynchronize", TRACER_STATUS_RESULT, cuda_cuEventSynchronize_slots, 2, 5,
      0,
      cuda_cuEventSynchronize_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL},
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cuEventDestroy_v2", TRACER_STATUS_RESULT, cuda_cuEventDestroy_v2_slots, 2, 5,
      0,
      cuda_cuEventDestroy_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventElapsedTime_v2", TRACER_STATUS_RESULT, cuda_cuEventElapsedTime_v2_slots, 5, 8,
      0,
      cuda_cuEventElapsedTime_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuImportExternalMemory", TRACER_STATUS_RESULT, cuda_cuImportExternalMemory_slots, 4, 7,
      1,
      cuda_cuImportExternalMemory_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuExternalMemoryGetMappedBuffer", TRACER_STATUS_RESULT, cuda_cuExternalMemoryGetMappedBuffer_slots, 5, 8,
      1,
      cuda_cuExternalMemoryGetMappedBuffer_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuExternalMemoryGetMappedMipmappedArray", TRACER_STATUS_RESULT, cuda_cuExternalMemoryGetMappedMipmappedArray_slots, 5, 8,
      1,
      cuda_cuExternalMemoryGetMappedMipmappedArray_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDestroyExternalMemory", TRACER_STATUS_RESULT, cuda_cuDestroyExternalMemory_slots, 2, 5,
      0,
      cuda_cuDestroyExternalMemory_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuImportExternalSemaphore", TRACER_STATUS_RESULT, cuda_cuImportExternalSemaphore_slots, 4, 7,
      1,
      cuda_cuImportExternalSemaphore_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSignalExternalSemaphoresAsync", TRACER_STATUS_RESULT, cuda_cuSignalExternalSemaphoresAsync_slots, 5, 8,
      1,
      cuda_cuSignalExternalSemaphoresAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuWaitExternalSemaphoresAsync", TRACER_STATUS_RESULT, cuda_cuWaitExternalSemaphoresAsync_slots, 5, 8,
      1,
      cuda_cuWaitExternalSemaphoresAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDestroyExternalSemaphore", TRACER_STATUS_RESULT, cuda_cuDestroyExternalSemaphore_slots, 2, 5,
      0,
      cuda_cuDestroyExternalSemaphore_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamWaitValue32_v2", TRACER_STATUS_RESULT, cuda_cuStreamWaitValue32_v2_slots, 5, 8,
      0,
      cuda_cuStreamWaitValue32_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamWaitValue64_v2", TRACER_STATUS_RESULT, cuda_cuStreamWaitValue64_v2_slots, 5, 8,
      0,
      cuda_cuStreamWaitValue64_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamWriteValue32_v2", TRACER_STATUS_RESULT, cuda_cuStreamWriteValue32_v2_slots, 5, 8,
      0,
      cuda_cuStreamWriteValue32_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamWriteValue64_v2", TRACER_STATUS_RESULT, cuda_cuStreamWriteValue64_v2_slots, 5, 8,
      0,
      cuda_cuStreamWriteValue64_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamBatchMemOp_v2", TRACER_STATUS_RESULT, cuda_cuStreamBatchMemOp_v2_slots, 5, 8,
      0,
      cuda_cuStreamBatchMemOp_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncGetAttribute", TRACER_STATUS_RESULT, cuda_cuFuncGetAttribute_slots, 5, 8,
      0,
      cuda_cuFuncGetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncSetAttribute", TRACER_STATUS_RESULT, cuda_cuFuncSetAttribute_slots, 4, 7,
      0,
      cuda_cuFuncSetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncSetCacheConfig", TRACER_STATUS_RESULT, cuda_cuFuncSetCacheConfig_slots, 3, 6,
      0,
      cuda_cuFuncSetCacheConfig_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncGetModule", TRACER_STATUS_RESULT, cuda_cuFuncGetModule_slots, 4, 7,
      0,
      cuda_cuFuncGetModule_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncGetName", TRACER_STATUS_RESULT, cuda_cuFuncGetName_slots, 4, 7,
      0,
      cuda_cuFuncGetName_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncGetParamInfo", TRACER_STATUS_RESULT, cuda_cuFuncGetParamInfo_slots, 7, 10,
      0,
      cuda_cuFuncGetParamInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncIsLoaded", TRACER_STATUS_RESULT, cuda_cuFuncIsLoaded_slots, 4, 7,
      0,
      cuda_cuFuncIsLoaded_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncLoad", TRACER_STATUS_RESULT, cuda_cuFuncLoad_slots, 2, 5,
      0,
      cuda_cuFuncLoad_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchKernel", TRACER_STATUS_RESULT, cuda_cuLaunchKernel_slots, 14, 17,
      0,
      cuda_cuLaunchKernel_formats, 1,
-     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL},
+     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchKernelEx", TRACER_STATUS_RESULT, cuda_cuLaunchKernelEx_slots, 7, 10,
      1,
      cuda_cuLaunchKernelEx_formats, 3,
-     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL},
+     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchCooperativeKernel", TRACER_STATUS_RESULT, cuda_cuLaunchCooperativeKernel_slots, 12, 15,
      0,
      cuda_cuLaunchCooperativeKernel_formats, 1,
-     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL},
+     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchCooperativeKernelMultiDevice", TRACER_STATUS_RESULT, cuda_cuLaunchCooperativeKernelMultiDevice_slots, 4, 7,
      0,
      cuda_cuLaunchCooperativeKernelMultiDevice_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchHostFunc", TRACER_STATUS_RESULT, cuda_cuLaunchHostFunc_slots, 4, 7,
      0,
      cuda_cuLaunchHostFunc_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncSetBlockShape", TRACER_STATUS_RESULT, cuda_cuFuncSetBlockShape_slots, 5, 8,
      0,
      cuda_cuFuncSetBlockShape_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncSetSharedSize", TRACER_STATUS_RESULT, cuda_cuFuncSetSharedSize_slots, 3, 6,
      0,
      cuda_cuFuncSetSharedSize_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuParamSetSize", TRACER_STATUS_RESULT, cuda_cuParamSetSize_slots, 3, 6,
      0,
      cuda_cuParamSetSize_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuParamSeti", TRACER_STATUS_RESULT, cuda_cuParamSeti_slots, 4, 7,
      0,
      cuda_cuParamSeti_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuParamSetf", TRACER_STATUS_RESULT, cuda_cuParamSetf_slots, 4, 7,
      0,
      cuda_cuParamSetf_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuParamSetv", TRACER_STATUS_RESULT, cuda_cuParamSetv_slots, 5, 8,
      0,
      cuda_cuParamSetv_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLaunch", TRACER_STATUS_RESULT, cuda_cuLaunch_slots, 2, 5,
      0,
      cuda_cuLaunch_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchGrid", TRACER_STATUS_RESULT, cuda_cuLaunchGrid_slots, 4, 7,
      0,
      cuda_cuLaunchGrid_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchGridAsync", TRACER_STATUS_RESULT, cuda_cuLaunchGridAsync_slots, 5, 8,
      0,
      cuda_cuLaunchGridAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuParamSetTexRef", TRACER_STATUS_RESULT, cuda_cuParamSetTexRef_slots, 4, 7,
      0,
      cuda_cuParamSetTexRef_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncSetSharedMemConfig", TRACER_STATUS_RESULT, cuda_cuFuncSetSharedMemConfig_slots, 3, 6,
      0,
      cuda_cuFuncSetSharedMemConfig_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphCreate", TRACER_STATUS_RESULT, cuda_cuGraphCreate_slots, 4, 7,
      0,
      cuda_cuGraphCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddKernelNode_v2", TRACER_STATUS_RESULT, cuda_cuGraphAddKernelNode_v2_slots, 7, 10,
      1,
      cuda_cuGraphAddKernelNode_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphKernelNodeGetParams_v2", TRACER_STATUS_RESULT, cuda_cuGraphKernelNodeGetParams_v2_slots, 3, 6,
      0,
      cuda_cuGraphKernelNodeGetParams_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphKernelNodeSetParams_v2", TRACER_STATUS_RESULT, cuda_cuGraphKernelNodeSetParams_v2_slots, 3, 6,
      1,
      cuda_cuGraphKernelNodeSetParams_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddMemcpyNode", TRACER_STATUS_RESULT, cuda_cuGraphAddMemcpyNode_slots, 8, 11,
      1,
      cuda_cuGraphAddMemcpyNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemcpyNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemcpyNodeGetParams_slots, 3, 6,
      0,
      cuda_cuGraphMemcpyNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemcpyNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemcpyNodeSetParams_slots, 3, 6,
      1,
      cuda_cuGraphMemcpyNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddMemsetNode", TRACER_STATUS_RESULT, cuda_cuGraphAddMemsetNode_slots, 8, 11,
      1,
      cuda_cuGraphAddMemsetNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemsetNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemsetNodeGetParams_slots, 3, 6,
      0,
      cuda_cuGraphMemsetNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemsetNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemsetNodeSetParams_slots, 3, 6,
      1,
      cuda_cuGraphMemsetNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddHostNode", TRACER_STATUS_RESULT, cuda_cuGraphAddHostNode_slots, 7, 10,
      1,
      cuda_cuGraphAddHostNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphHostNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphHostNodeGetParams_slots, 3, 6,
      0,
      cuda_cuGraphHostNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphHostNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphHostNodeSetParams_slots, 3, 6,
      1,
      cuda_cuGraphHostNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddChildGraphNode", TRACER_STATUS_RESULT, cuda_cuGraphAddChildGraphNode_slots, 7, 10,
      0,
      cuda_cuGraphAddChildGraphNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphChildGraphNodeGetGraph", TRACER_STATUS_RESULT, cuda_cuGraphChildGraphNodeGetGraph_slots, 4, 7,
      0,
      cuda_cuGraphChildGraphNodeGetGraph_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddEmptyNode", TRACER_STATUS_RESULT, cuda_cuGraphAddEmptyNode_slots, 6, 9,
      0,
      cuda_cuGraphAddEmptyNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddEventRecordNode", TRACER_STATUS_RESULT, cuda_cuGraphAddEventRecordNode_slots, 7, 10,
      0,
      cuda_cuGraphAddEventRecordNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphEventRecordNodeGetEvent", TRACER_STATUS_RESULT, cuda_cuGraphEventRecordNodeGetEvent_slots, 4, 7,
      0,
      cuda_cuGraphEventRecordNodeGetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphEventRecordNodeSetEvent", TRACER_STATUS_RESULT, cuda_cuGraphEventRecordNodeSetEvent_slots, 3, 6,
      0,
      cuda_cuGraphEventRecordNodeSetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddEventWaitNode", TRACER_STATUS_RESULT, cuda_cuGraphAddEventWaitNode_slots, 7, 10,
      0,
      cuda_cuGraphAddEventWaitNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphEventWaitNodeGetEvent", TRACER_STATUS_RESULT, cuda_cuGraphEventWaitNodeGetEvent_slots, 4, 7,
      0,
      cuda_cuGraphEventWaitNodeGetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphEventWaitNodeSetEvent", TRACER_STATUS_RESULT, cuda_cuGraphEventWaitNodeSetEvent_slots, 3, 6,
      0,
      cuda_cuGraphEventWaitNodeSetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddExternalSemaphoresSignalNode", TRACER_STATUS_RESULT, cuda_cuGraphAddExternalSemaphoresSignalNode_slots, 7, 10,
      1,
      cuda_cuGraphAddExternalSemaphoresSignalNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExternalSemaphoresSignalNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphExternalSemaphoresSignalNodeGetParams_slots, 3, 6,
      0,
      cuda_cuGraphExternalSemaphoresSignalNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExternalSemaphoresSignalNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExternalSemaphoresSignalNodeSetParams_slots, 3, 6,
      1,
      cuda_cuGraphExternalSemaphoresSignalNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddExternalSemaphoresWaitNode", TRACER_STATUS_RESULT, cuda_cuGraphAddExternalSemaphoresWaitNode_slots, 7, 10,
      1,
      cuda_cuGraphAddExternalSemaphoresWaitNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExternalSemaphoresWaitNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphExternalSemaphoresWaitNodeGetParams_slots, 3, 6,
      0,
      cuda_cuGraphExternalSemaphoresWaitNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExternalSemaphoresWaitNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExternalSemaphoresWaitNodeSetParams_slots, 3, 6,
      1,
      cuda_cuGraphExternalSemaphoresWaitNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddBatchMemOpNode", TRACER_STATUS_RESULT, cuda_cuGraphAddBatchMemOpNode_slots, 7, 10,
      1,
      cuda_cuGraphAddBatchMemOpNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphBatchMemOpNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphBatchMemOpNodeGetParams_slots, 3, 6,
      0,
      cuda_cuGraphBatchMemOpNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphBatchMemOpNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphBatchMemOpNodeSetParams_slots, 3, 6,
      1,
      cuda_cuGraphBatchMemOpNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecBatchMemOpNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecBatchMemOpNodeSetParams_slots, 4, 7,
      1,
      cuda_cuGraphExecBatchMemOpNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddMemAllocNode", TRACER_STATUS_RESULT, cuda_cuGraphAddMemAllocNode_slots, 7, 10,
      0,
      cuda_cuGraphAddMemAllocNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemAllocNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemAllocNodeGetParams_slots, 3, 6,
      0,
      cuda_cuGraphMemAllocNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddMemFreeNode", TRACER_STATUS_RESULT, cuda_cuGraphAddMemFreeNode_slots, 7, 10,
      0,
      cuda_cuGraphAddMemFreeNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemFreeNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemFreeNodeGetParams_slots, 4, 7,
      0,
      cuda_cuGraphMemFreeNodeGetParams_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGraphMemTrim", TRACER_STATUS_RESULT, cuda_cuDeviceGraphMemTrim_slots, 2, 5,
      0,
      cuda_cuDeviceGraphMemTrim_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetGraphMemAttribute", TRACER_STATUS_RESULT, cuda_cuDeviceGetGraphMemAttribute_slots, 4, 7,
      0,
      cuda_cuDeviceGetGraphMemAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceSetGraphMemAttribute", TRACER_STATUS_RESULT, cuda_cuDeviceSetGraphMemAttribute_slots, 4, 7,
      0,
      cuda_cuDeviceSetGraphMemAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphClone", TRACER_STATUS_RESULT, cuda_cuGraphClone_slots, 4, 7,
      0,
      cuda_cuGraphClone_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeFindInClone", TRACER_STATUS_RESULT, cuda_cuGraphNodeFindInClone_slots, 5, 8,
      0,
      cuda_cuGraphNodeFindInClone_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeGetType", TRACER_STATUS_RESULT, cuda_cuGraphNodeGetType_slots, 4, 7,
      0,
      cuda_cuGraphNodeGetType_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphGetNodes", TRACER_STATUS_RESULT, cuda_cuGraphGetNodes_slots, 6, 9,
      0,
      cuda_cuGraphGetNodes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphGetRootNodes", TRACER_STATUS_RESULT, cuda_cuGraphGetRootNodes_slots, 6, 9,
      0,
      cuda_cuGraphGetRootNodes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphGetEdges_v2", TRACER_STATUS_RESULT, cuda_cuGraphGetEdges_v2_slots, 9, 12,
      0,
      cuda_cuGraphGetEdges_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeGetDependencies_v2", TRACER_STATUS_RESULT, cuda_cuGraphNodeGetDependencies_v2_slots, 7, 10,
      0,
      cuda_cuGraphNodeGetDependencies_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeGetDependentNodes_v2", TRACER_STATUS_RESULT, cuda_cuGraphNodeGetDependentNodes_v2_slots, 7, 10,
      0,
      cuda_cuGraphNodeGetDependentNodes_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddDependencies_v2", TRACER_STATUS_RESULT, cuda_cuGraphAddDependencies_v2_slots, 6, 9,
      1,
      cuda_cuGraphAddDependencies_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphRemoveDependencies_v2", TRACER_STATUS_RESULT, cuda_cuGraphRemoveDependencies_v2_slots, 6, 9,
      1,
      cuda_cuGraphRemoveDependencies_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphDestroyNode", TRACER_STATUS_RESULT, cuda_cuGraphDestroyNode_slots, 2, 5,
      0,
      cuda_cuGraphDestroyNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphInstantiateWithFlags", TRACER_STATUS_RESULT, cuda_cuGraphInstantiateWithFlags_slots, 5, 8,
      0,
      cuda_cuGraphInstantiateWithFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphInstantiateWithParams", TRACER_STATUS_RESULT, cuda_cuGraphInstantiateWithParams_slots, 5, 8,
      0,
      cuda_cuGraphInstantiateWithParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecGetFlags", TRACER_STATUS_RESULT, cuda_cuGraphExecGetFlags_slots, 4, 7,
      0,
      cuda_cuGraphExecGetFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecKernelNodeSetParams_v2", TRACER_STATUS_RESULT, cuda_cuGraphExecKernelNodeSetParams_v2_slots, 4, 7,
      1,
      cuda_cuGraphExecKernelNodeSetParams_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecMemcpyNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecMemcpyNodeSetParams_slots, 5, 8,
      1,
      cuda_cuGraphExecMemcpyNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecMemsetNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecMemsetNodeSetParams_slots, 5, 8,
      1,
      cuda_cuGraphExecMemsetNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecHostNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecHostNodeSetParams_slots, 4, 7,
      1,
      cuda_cuGraphExecHostNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecChildGraphNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecChildGraphNodeSetParams_slots, 4, 7,
      0,
      cuda_cuGraphExecChildGraphNodeSetParams_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecEventRecordNodeSetEvent", TRACER_STATUS_RESULT, cuda_cuGraphExecEventRecordNodeSetEvent_slots, 4, 7,
      0,
      cuda_cuGraphExecEventRecordNodeSetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecEventWaitNodeSetEvent", TRACER_STATUS_RESULT, cuda_cuGraphExecEventWaitNodeSetEvent_slots, 4, 7,
      0,
      cuda_cuGraphExecEventWaitNodeSetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecExternalSemaphoresSignalNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_slots, 4, 7,
      1,
      cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecExternalSemaphoresWaitNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_slots, 4, 7,
      1,
      cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeSetEnabled", TRACER_STATUS_RESULT, cuda_cuGraphNodeSetEnabled_slots, 4, 7,
      0,
      cuda_cuGraphNodeSetEnabled_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeGetEnabled", TRACER_STATUS_RESULT, cuda_cuGraphNodeGetEnabled_slots, 5, 8,
      0,
      cuda_cuGraphNodeGetEnabled_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphUpload", TRACER_STATUS_RESULT, cuda_cuGraphUpload_slots, 3, 6,
      0,
      cuda_cuGraphUpload_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphLaunch", TRACER_STATUS_RESULT, cuda_cuGraphLaunch_slots, 3, 6,
      0,
      cuda_cuGraphLaunch_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecDestroy", TRACER_STATUS_RESULT, cuda_cuGraphExecDestroy_slots, 2, 5,
      0,
      cuda_cuGraphExecDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphDestroy", TRACER_STATUS_RESULT, cuda_cuGraphDestroy_slots, 2, 5,
      0,
      cuda_cuGraphDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecUpdate_v2", TRACER_STATUS_RESULT, cuda_cuGraphExecUpdate_v2_slots, 4, 7,
      0,
      cuda_cuGraphExecUpdate_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphKernelNodeCopyAttributes", TRACER_STATUS_RESULT, cuda_cuGraphKernelNodeCopyAttributes_slots, 3, 6,
      0,
      cuda_cuGraphKernelNodeCopyAttributes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphKernelNodeGetAttribute", TRACER_STATUS_RESULT, cuda_cuGraphKernelNodeGetAttribute_slots, 4, 7,
      0,
      cuda_cuGraphKernelNodeGetAttribute_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphKernelNodeSetAttribute", TRACER_STATUS_RESULT, cuda_cuGraphKernelNodeSetAttribute_slots, 4, 7,
      0,
      cuda_cuGraphKernelNodeSetAttribute_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphDebugDotPrint", TRACER_STATUS_RESULT, cuda_cuGraphDebugDotPrint_slots, 4, 7,
      1,
      cuda_cuGraphDebugDotPrint_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuUserObjectCreate", TRACER_STATUS_RESULT, cuda_cuUserObjectCreate_slots, 7, 10,
      0,
      cuda_cuUserObjectCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuUserObjectRetain", TRACER_STATUS_RESULT, cuda_cuUserObjectRetain_slots, 3, 6,
      0,
      cuda_cuUserObjectRetain_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuUserObjectRelease", TRACER_STATUS_RESULT, cuda_cuUserObjectRelease_slots, 3, 6,
      0,
      cuda_cuUserObjectRelease_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphRetainUserObject", TRACER_STATUS_RESULT, cuda_cuGraphRetainUserObject_slots, 5, 8,
      0,
      cuda_cuGraphRetainUserObject_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphReleaseUserObject", TRACER_STATUS_RESULT, cuda_cuGraphReleaseUserObject_slots, 4, 7,
      0,
      cuda_cuGraphReleaseUserObject_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddNode_v2", TRACER_STATUS_RESULT, cuda_cuGraphAddNode_v2_slots, 8, 11,
      1,
      cuda_cuGraphAddNode_v2_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphNodeSetParams_slots, 3, 6,
      0,
      cuda_cuGraphNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecNodeSetParams_slots, 4, 7,
      0,
      cuda_cuGraphExecNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphConditionalHandleCreate", TRACER_STATUS_RESULT, cuda_cuGraphConditionalHandleCreate_slots, 7, 10,
      0,
      cuda_cuGraphConditionalHandleCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxActiveBlocksPerMultiprocessor", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_slots, 6, 9,
      0,
      cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slots, 7, 10,
      0,
      cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxPotentialBlockSize", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxPotentialBlockSize_slots, 9, 12,
      0,
      cuda_cuOccupancyMaxPotentialBlockSize_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxPotentialBlockSizeWithFlags", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_slots, 10, 13,
      0,
      cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyAvailableDynamicSMemPerBlock", TRACER_STATUS_RESULT, cuda_cuOccupancyAvailableDynamicSMemPerBlock_slots, 6, 9,
      0,
      cuda_cuOccupancyAvailableDynamicSMemPerBlock_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxPotentialClusterSize", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxPotentialClusterSize_slots, 5, 8,
      1,
      cuda_cuOccupancyMaxPotentialClusterSize_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxActiveClusters", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxActiveClusters_slots, 5, 8,
      1,
      cuda_cuOccupancyMaxActiveClusters_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetArray", TRACER_STATUS_RESULT, cuda_cuTexRefSetArray_slots, 4, 7,
      0,
      cuda_cuTexRefSetArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetMipmappedArray", TRACER_STATUS_RESULT, cuda_cuTexRefSetMipmappedArray_slots, 4, 7,
      0,
      cuda_cuTexRefSetMipmappedArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetAddress_v2", TRACER_STATUS_RESULT, cuda_cuTexRefSetAddress_v2_slots, 6, 9,
      0,
      cuda_cuTexRefSetAddress_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetAddress2D_v3", TRACER_STATUS_RESULT, cuda_cuTexRefSetAddress2D_v3_slots, 5, 8,
      1,
      cuda_cuTexRefSetAddress2D_v3_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetFormat", TRACER_STATUS_RESULT, cuda_cuTexRefSetFormat_slots, 4, 7,
      0,
      cuda_cuTexRefSetFormat_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetAddressMode", TRACER_STATUS_RESULT, cuda_cuTexRefSetAddressMode_slots, 4, 7,
      0,
      cuda_cuTexRefSetAddressMode_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetFilterMode", TRACER_STATUS_RESULT, cuda_cuTexRefSetFilterMode_slots, 3, 6,
      0,
      cuda_cuTexRefSetFilterMode_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetMipmapFilterMode", TRACER_STATUS_RESULT, cuda_cuTexRefSetMipmapFilterMode_slots, 3, 6,
      0,
      cuda_cuTexRefSetMipmapFilterMode_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetMipmapLevelBias", TRACER_STATUS_RESULT, cuda_cuTexRefSetMipmapLevelBias_slots, 3, 6,
      0,
      cuda_cuTexRefSetMipmapLevelBias_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetMipmapLevelClamp", TRACER_STATUS_RESULT, cuda_cuTexRefSetMipmapLevelClamp_slots, 4, 7,
      0,
      cuda_cuTexRefSetMipmapLevelClamp_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetMaxAnisotropy", TRACER_STATUS_RESULT, cuda_cuTexRefSetMaxAnisotropy_slots, 3, 6,
      0,
      cuda_cuTexRefSetMaxAnisotropy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetBorderColor", TRACER_STATUS_RESULT, cuda_cuTexRefSetBorderColor_slots, 4, 7,
      0,
      cuda_cuTexRefSetBorderColor_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetFlags", TRACER_STATUS_RESULT, cuda_cuTexRefSetFlags_slots, 3, 6,
      0,
      cuda_cuTexRefSetFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetAddress_v2", TRACER_STATUS_RESULT, cuda_cuTexRefGetAddress_v2_slots, 4, 7,
      0,
      cuda_cuTexRefGetAddress_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetArray", TRACER_STATUS_RESULT, cuda_cuTexRefGetArray_slots, 4, 7,
      0,
      cuda_cuTexRefGetArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetMipmappedArray", TRACER_STATUS_RESULT, cuda_cuTexRefGetMipmappedArray_slots, 4, 7,
      0,
      cuda_cuTexRefGetMipmappedArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetAddressMode", TRACER_STATUS_RESULT, cuda_cuTexRefGetAddressMode_slots, 5, 8,
      0,
      cuda_cuTexRefGetAddressMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetFilterMode", TRACER_STATUS_RESULT, cuda_cuTexRefGetFilterMode_slots, 4, 7,
      0,
      cuda_cuTexRefGetFilterMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetFormat", TRACER_STATUS_RESULT, cuda_cuTexRefGetFormat_slots, 6, 9,
      0,
      cuda_cuTexRefGetFormat_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetMipmapFilterMode", TRACER_STATUS_RESULT, cuda_cuTexRefGetMipmapFilterMode_slots, 4, 7,
      0,
      cuda_cuTexRefGetMipmapFilterMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetMipmapLevelBias", TRACER_STATUS_RESULT, cuda_cuTexRefGetMipmapLevelBias_slots, 4, 7,
      0,
      cuda_cuTexRefGetMipmapLevelBias_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetMipmapLevelClamp", TRACER_STATUS_RESULT, cuda_cuTexRefGetMipmapLevelClamp_slots, 6, 9,
      0,
      cuda_cuTexRefGetMipmapLevelClamp_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetMaxAnisotropy", TRACER_STATUS_RESULT, cuda_cuTexRefGetMaxAnisotropy_slots, 4, 7,
      0,
      cuda_cuTexRefGetMaxAnisotropy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetBorderColor", TRACER_STATUS_RESULT, cuda_cuTexRefGetBorderColor_slots, 4, 7,
      0,
      cuda_cuTexRefGetBorderColor_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetFlags", TRACER_STATUS_RESULT, cuda_cuTexRefGetFlags_slots, 4, 7,
      0,
      cuda_cuTexRefGetFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefCreate", TRACER_STATUS_RESULT, cuda_cuTexRefCreate_slots, 3, 6,
      0,
      cuda_cuTexRefCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefDestroy", TRACER_STATUS_RESULT, cuda_cuTexRefDestroy_slots, 2, 5,
      0,
      cuda_cuTexRefDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSurfRefSetArray", TRACER_STATUS_RESULT, cuda_cuSurfRefSetArray_slots, 4, 7,
      0,
      cuda_cuSurfRefSetArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSurfRefGetArray", TRACER_STATUS_RESULT, cuda_cuSurfRefGetArray_slots, 4, 7,
      0,
      cuda_cuSurfRefGetArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexObjectCreate", TRACER_STATUS_RESULT, cuda_cuTexObjectCreate_slots, 6, 9,
      3,
      cuda_cuTexObjectCreate_formats, 7,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexObjectDestroy", TRACER_STATUS_RESULT, cuda_cuTexObjectDestroy_slots, 2, 5,
      0,
      cuda_cuTexObjectDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexObjectGetResourceDesc", TRACER_STATUS_RESULT, cuda_cuTexObjectGetResourceDesc_slots, 3, 6,
      0,
      cuda_cuTexObjectGetResourceDesc_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexObjectGetTextureDesc", TRACER_STATUS_RESULT, cuda_cuTexObjectGetTextureDesc_slots, 3, 6,
      0,
      cuda_cuTexObjectGetTextureDesc_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexObjectGetResourceViewDesc", TRACER_STATUS_RESULT, cuda_cuTexObjectGetResourceViewDesc_slots, 3, 6,
      0,
      cuda_cuTexObjectGetResourceViewDesc_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSurfObjectCreate", TRACER_STATUS_RESULT, cuda_cuSurfObjectCreate_slots, 4, 7,
      1,
      cuda_cuSurfObjectCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSurfObjectDestroy", TRACER_STATUS_RESULT, cuda_cuSurfObjectDestroy_slots, 2, 5,
      0,
      cuda_cuSurfObjectDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSurfObjectGetResourceDesc", TRACER_STATUS_RESULT, cuda_cuSurfObjectGetResourceDesc_slots, 3, 6,
      0,
      cuda_cuSurfObjectGetResourceDesc_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTensorMapEncodeTiled", TRACER_STATUS_RESULT, cuda_cuTensorMapEncodeTiled_slots, 13, 16,
      0,
      cuda_cuTensorMapEncodeTiled_formats, 8,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTensorMapEncodeIm2col", TRACER_STATUS_RESULT, cuda_cuTensorMapEncodeIm2col_slots, 16, 19,
      0,
      cuda_cuTensorMapEncodeIm2col_formats, 8,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTensorMapEncodeIm2colWide", TRACER_STATUS_RESULT, cuda_cuTensorMapEncodeIm2colWide_slots, 17, 20,
      0,
      cuda_cuTensorMapEncodeIm2colWide_formats, 9,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTensorMapReplaceAddress", TRACER_STATUS_RESULT, cuda_cuTensorMapReplaceAddress_slots, 3, 6,
      0,
      cuda_cuTensorMapReplaceAddress_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceCanAccessPeer", TRACER_STATUS_RESULT, cuda_cuDeviceCanAccessPeer_slots, 5, 8,
      0,
      cuda_cuDeviceCanAccessPeer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxEnablePeerAccess", TRACER_STATUS_RESULT, cuda_cuCtxEnablePeerAccess_slots, 3, 6,
      0,
      cuda_cuCtxEnablePeerAccess_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxDisablePeerAccess", TRACER_STATUS_RESULT, cuda_cuCtxDisablePeerAccess_slots, 2, 5,
      0,
      cuda_cuCtxDisablePeerAccess_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetP2PAttribute", TRACER_STATUS_RESULT, cuda_cuDeviceGetP2PAttribute_slots, 6, 9,
      0,
      cuda_cuDeviceGetP2PAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetP2PAtomicCapabilities", TRACER_STATUS_RESULT, cuda_cuDeviceGetP2PAtomicCapabilities_slots, 7, 10,
      0,
      cuda_cuDeviceGetP2PAtomicCapabilities_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsUnregisterResource", TRACER_STATUS_RESULT, cuda_cuGraphicsUnregisterResource_slots, 2, 5,
      0,
      cuda_cuGraphicsUnregisterResource_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsSubResourceGetMappedArray", TRACER_STATUS_RESULT, cuda_cuGraphicsSubResourceGetMappedArray_slots, 6, 9,
      0,
      cuda_cuGraphicsSubResourceGetMappedArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsResourceGetMappedMipmappedArray", TRACER_STATUS_RESULT, cuda_cuGraphicsResourceGetMappedMipmappedArray_slots, 4, 7,
      0,
      cuda_cuGraphicsResourceGetMappedMipmappedArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsResourceGetMappedPointer_v2", TRACER_STATUS_RESULT, cuda_cuGraphicsResourceGetMappedPointer_v2_slots, 6, 9,
      0,
      cuda_cuGraphicsResourceGetMappedPointer_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsResourceSetMapFlags_v2", TRACER_STATUS_RESULT, cuda_cuGraphicsResourceSetMapFlags_v2_slots, 3, 6,
      0,
      cuda_cuGraphicsResourceSetMapFlags_v2_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsMapResources", TRACER_STATUS_RESULT, cuda_cuGraphicsMapResources_slots, 5, 8,
      0,
      cuda_cuGraphicsMapResources_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsUnmapResources", TRACER_STATUS_RESULT, cuda_cuGraphicsUnmapResources_slots, 5, 8,
      0,
      cuda_cuGraphicsUnmapResources_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGetProcAddress_v2", TRACER_STATUS_RESULT, cuda_cuGetProcAddress_v2_slots, 8, 11,
      1,
      cuda_cuGetProcAddress_v2_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCoredumpGetAttribute", TRACER_STATUS_RESULT, cuda_cuCoredumpGetAttribute_slots, 5, 8,
      0,
      cuda_cuCoredumpGetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCoredumpGetAttributeGlobal", TRACER_STATUS_RESULT, cuda_cuCoredumpGetAttributeGlobal_slots, 5, 8,
      0,
      cuda_cuCoredumpGetAttributeGlobal_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCoredumpSetAttribute", TRACER_STATUS_RESULT, cuda_cuCoredumpSetAttribute_slots, 5, 8,
      0,
      cuda_cuCoredumpSetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCoredumpSetAttributeGlobal", TRACER_STATUS_RESULT, cuda_cuCoredumpSetAttributeGlobal_slots, 5, 8,
      0,
      cuda_cuCoredumpSetAttributeGlobal_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGetExportTable", TRACER_STATUS_RESULT, cuda_cuGetExportTable_slots, 4, 7,
      1,
      cuda_cuGetExportTable_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxCreate", TRACER_STATUS_RESULT, cuda_cuGreenCtxCreate_slots, 6, 9,
      0,
      cuda_cuGreenCtxCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxDestroy", TRACER_STATUS_RESULT, cuda_cuGreenCtxDestroy_slots, 2, 5,
      0,
      cuda_cuGreenCtxDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxFromGreenCtx", TRACER_STATUS_RESULT, cuda_cuCtxFromGreenCtx_slots, 4, 7,
      0,
      cuda_cuCtxFromGreenCtx_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetDevResource", TRACER_STATUS_RESULT, cuda_cuDeviceGetDevResource_slots, 4, 7,
      0,
      cuda_cuDeviceGetDevResource_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetDevResource", TRACER_STATUS_RESULT, cuda_cuCtxGetDevResource_slots, 4, 7,
      0,
      cuda_cuCtxGetDevResource_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxGetDevResource", TRACER_STATUS_RESULT, cuda_cuGreenCtxGetDevResource_slots, 4, 7,
      0,
      cuda_cuGreenCtxGetDevResource_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevSmResourceSplitByCount", TRACER_STATUS_RESULT, cuda_cuDevSmResourceSplitByCount_slots, 8, 11,
      1,
      cuda_cuDevSmResourceSplitByCount_formats, 7,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevResourceGenerateDesc", TRACER_STATUS_RESULT, cuda_cuDevResourceGenerateDesc_slots, 5, 8,
      0,
      cuda_cuDevResourceGenerateDesc_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxRecordEvent", TRACER_STATUS_RESULT, cuda_cuGreenCtxRecordEvent_slots, 3, 6,
      0,
      cuda_cuGreenCtxRecordEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxWaitEvent", TRACER_STATUS_RESULT, cuda_cuGreenCtxWaitEvent_slots, 3, 6,
      0,
      cuda_cuGreenCtxWaitEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetGreenCtx", TRACER_STATUS_RESULT, cuda_cuStreamGetGreenCtx_slots, 4, 7,
      0,
      cuda_cuStreamGetGreenCtx_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxStreamCreate", TRACER_STATUS_RESULT, cuda_cuGreenCtxStreamCreate_slots, 6, 9,
      0,
      cuda_cuGreenCtxStreamCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxGetId", TRACER_STATUS_RESULT, cuda_cuGreenCtxGetId_slots, 4, 7,
      0,
      cuda_cuGreenCtxGetId_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLogsRegisterCallback", TRACER_STATUS_RESULT, cuda_cuLogsRegisterCallback_slots, 5, 8,
      0,
      cuda_cuLogsRegisterCallback_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLogsUnregisterCallback", TRACER_STATUS_RESULT, cuda_cuLogsUnregisterCallback_slots, 2, 5,
      0,
      cuda_cuLogsUnregisterCallback_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLogsCurrent", TRACER_STATUS_RESULT, cuda_cuLogsCurrent_slots, 4, 7,
      0,
      cuda_cuLogsCurrent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLogsDumpToFile", TRACER_STATUS_RESULT, cuda_cuLogsDumpToFile_slots, 5, 8,
      1,
      cuda_cuLogsDumpToFile_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLogsDumpToMemory", TRACER_STATUS_RESULT, cuda_cuLogsDumpToMemory_slots, 8, 11,
      0,
      cuda_cuLogsDumpToMemory_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessGetRestoreThreadId", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessGetRestoreThreadId_slots, 4, 7,
      0,
      cuda_cuCheckpointProcessGetRestoreThreadId_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessGetState", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessGetState_slots, 4, 7,
      0,
      cuda_cuCheckpointProcessGetState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessLock", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessLock_slots, 3, 6,
      0,
      cuda_cuCheckpointProcessLock_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessCheckpoint", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessCheckpoint_slots, 3, 6,
      0,
      cuda_cuCheckpointProcessCheckpoint_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessRestore", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessRestore_slots, 3, 6,
      0,
      cuda_cuCheckpointProcessRestore_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessUnlock", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessUnlock_slots, 3, 6,
      0,
      cuda_cuCheckpointProcessUnlock_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
 const struct tracer_backend_desc tracer_backend_cuda = {
@@ -9157,4 +9369,5 @@ const struct tracer_backend_desc tracer_backend_cuda = {
     INT64_C(0),
     &cuda_names_54,
     0,
+    "",
 };

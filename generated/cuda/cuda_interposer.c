@@ -6,6 +6,7 @@
  */
 #include "cuda_args.h"
 #include "cuda_tracepoints.h"
+#include "tracer_recording.h"
 #include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
@@ -943,10 +944,11 @@ CUresult cuGetErrorString(CUresult error, const char **pStr) {
   if (!tracer_real)
     tracer_real = (cuda_cuGetErrorString_fn *)tracer_resolve(
         "libcuda.so.1", "cuGetErrorString", (void **)&cuda_real.cuGetErrorString);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(error, pStr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) &&
@@ -981,6 +983,7 @@ CUresult cuGetErrorString(CUresult error, const char **pStr) {
   tracer_args.tracer_result = tracer_real(tracer_args.error, tracer_args.pStr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -1002,10 +1005,11 @@ CUresult cuGetErrorName(CUresult error, const char **pStr) {
   if (!tracer_real)
     tracer_real = (cuda_cuGetErrorName_fn *)tracer_resolve(
         "libcuda.so.1", "cuGetErrorName", (void **)&cuda_real.cuGetErrorName);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(error, pStr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) &&
@@ -1040,6 +1044,7 @@ CUresult cuGetErrorName(CUresult error, const char **pStr) {
   tracer_args.tracer_result = tracer_real(tracer_args.error, tracer_args.pStr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -1061,10 +1066,11 @@ CUresult cuInit(unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuInit_fn *)tracer_resolve(
         "libcuda.so.1", "cuInit", (void **)&cuda_real.cuInit);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(Flags);
   }
   cuda_depth++;
@@ -1079,6 +1085,7 @@ CUresult cuInit(unsigned int Flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_hook_cuInit_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -1100,10 +1107,11 @@ CUresult cuDriverGetVersion(int *driverVersion) {
   if (!tracer_real)
     tracer_real = (cuda_cuDriverGetVersion_fn *)tracer_resolve(
         "libcuda.so.1", "cuDriverGetVersion", (void **)&cuda_real.cuDriverGetVersion);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) &&
@@ -1136,6 +1144,7 @@ CUresult cuDriverGetVersion(int *driverVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.driverVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -1157,10 +1166,11 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGet_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGet", (void **)&cuda_real.cuDeviceGet);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, ordinal);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) &&
@@ -1195,6 +1205,7 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.ordinal);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -1216,10 +1227,11 @@ CUresult cuDeviceGetCount(int *count) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetCount_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetCount", (void **)&cuda_real.cuDeviceGetCount);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) &&
@@ -1252,6 +1264,7 @@ CUresult cuDeviceGetCount(int *count) {
   tracer_args.tracer_result = tracer_real(tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -1273,10 +1286,11 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetName_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetName", (void **)&cuda_real.cuDeviceGetName);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, len, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) &&
@@ -1313,6 +1327,7 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.len, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
@@ -1334,10 +1349,11 @@ CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetUuid_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetUuid_v2", (void **)&cuda_real.cuDeviceGetUuid_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(uuid, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) &&
@@ -1372,6 +1388,7 @@ CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.uuid, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -1392,10 +1409,11 @@ CUresult cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev)
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetLuid_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetLuid", (void **)&cuda_real.cuDeviceGetLuid);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(luid, deviceNodeMask, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) &&
@@ -1433,6 +1451,7 @@ CUresult cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev)
                                           tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -1455,10 +1474,11 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceTotalMem_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceTotalMem_v2", (void **)&cuda_real.cuDeviceTotalMem_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(bytes, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) &&
@@ -1493,6 +1513,7 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.bytes, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1515,10 +1536,11 @@ CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetTexture1DLinearMaxWidth_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetTexture1DLinearMaxWidth", (void **)&cuda_real.cuDeviceGetTexture1DLinearMaxWidth);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(maxWidthInElements, format, numChannels, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) &&
@@ -1558,6 +1580,7 @@ CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_
                                           tracer_args.numChannels, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1579,10 +1602,11 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) 
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetAttribute", (void **)&cuda_real.cuDeviceGetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) &&
@@ -1619,6 +1643,7 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) 
   tracer_args.tracer_result = tracer_real(tracer_args.pi, tracer_args.attrib, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -1642,10 +1667,11 @@ CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetHostAtomicCapabilities_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetHostAtomicCapabilities", (void **)&cuda_real.cuDeviceGetHostAtomicCapabilities);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) &&
@@ -1685,6 +1711,7 @@ CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
                                           tracer_args.count, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -1706,10 +1733,11 @@ CUresult cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, i
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetNvSciSyncAttributes_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetNvSciSyncAttributes", (void **)&cuda_real.cuDeviceGetNvSciSyncAttributes);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(nvSciSyncAttrList, dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) &&
@@ -1747,6 +1775,7 @@ CUresult cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, i
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -1767,10 +1796,11 @@ CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceSetMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceSetMemPool", (void **)&cuda_real.cuDeviceSetMemPool);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) &&
@@ -1805,6 +1835,7 @@ CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev, tracer_args.pool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -1825,10 +1856,11 @@ CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetMemPool", (void **)&cuda_real.cuDeviceGetMemPool);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) &&
@@ -1863,6 +1895,7 @@ CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.pool, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -1884,10 +1917,11 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetDefaultMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetDefaultMemPool", (void **)&cuda_real.cuDeviceGetDefaultMemPool);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool_out, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) &&
@@ -1922,6 +1956,7 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.pool_out, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -1943,10 +1978,11 @@ CUresult cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevi
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetExecAffinitySupport_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetExecAffinitySupport", (void **)&cuda_real.cuDeviceGetExecAffinitySupport);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, type, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) &&
@@ -1983,6 +2019,7 @@ CUresult cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevi
   tracer_args.tracer_result = tracer_real(tracer_args.pi, tracer_args.type, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -2005,10 +2042,11 @@ CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
   if (!tracer_real)
     tracer_real = (cuda_cuFlushGPUDirectRDMAWrites_fn *)tracer_resolve(
         "libcuda.so.1", "cuFlushGPUDirectRDMAWrites", (void **)&cuda_real.cuFlushGPUDirectRDMAWrites);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(target, scope);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) &&
@@ -2043,6 +2081,7 @@ CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
   tracer_args.tracer_result = tracer_real(tracer_args.target, tracer_args.scope);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -2063,10 +2102,11 @@ CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetProperties_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetProperties", (void **)&cuda_real.cuDeviceGetProperties);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) &&
@@ -2101,6 +2141,7 @@ CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.prop, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -2121,10 +2162,11 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceComputeCapability_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceComputeCapability", (void **)&cuda_real.cuDeviceComputeCapability);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(major, minor, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) &&
@@ -2161,6 +2203,7 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.major, tracer_args.minor, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -2183,10 +2226,11 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDevicePrimaryCtxRetain_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevicePrimaryCtxRetain", (void **)&cuda_real.cuDevicePrimaryCtxRetain);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) &&
@@ -2221,6 +2265,7 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.pctx, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -2242,10 +2287,11 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDevicePrimaryCtxRelease_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevicePrimaryCtxRelease_v2", (void **)&cuda_real.cuDevicePrimaryCtxRelease_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   cuda_depth++;
@@ -2261,6 +2307,7 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -2281,10 +2328,11 @@ CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuDevicePrimaryCtxSetFlags_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevicePrimaryCtxSetFlags_v2", (void **)&cuda_real.cuDevicePrimaryCtxSetFlags_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) &&
@@ -2319,6 +2367,7 @@ CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -2339,10 +2388,11 @@ CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *acti
   if (!tracer_real)
     tracer_real = (cuda_cuDevicePrimaryCtxGetState_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevicePrimaryCtxGetState", (void **)&cuda_real.cuDevicePrimaryCtxGetState);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) &&
@@ -2379,6 +2429,7 @@ CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *acti
   tracer_args.tracer_result = tracer_real(tracer_args.dev, tracer_args.flags, tracer_args.active);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -2401,10 +2452,11 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDevicePrimaryCtxReset_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevicePrimaryCtxReset_v2", (void **)&cuda_real.cuDevicePrimaryCtxReset_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) &&
@@ -2437,6 +2489,7 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -2458,10 +2511,11 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, uns
   if (!tracer_real)
     tracer_real = (cuda_cuCtxCreate_v4_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxCreate_v4", (void **)&cuda_real.cuCtxCreate_v4);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx, ctxCreateParams, flags, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) &&
@@ -2501,6 +2555,7 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, uns
                                           tracer_args.flags, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2522,10 +2577,11 @@ CUresult cuCtxDestroy_v2(CUcontext ctx) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxDestroy_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxDestroy_v2", (void **)&cuda_real.cuCtxDestroy_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   cuda_depth++;
@@ -2541,6 +2597,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2561,10 +2618,11 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxPushCurrent_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxPushCurrent_v2", (void **)&cuda_real.cuCtxPushCurrent_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) &&
@@ -2597,6 +2655,7 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
@@ -2617,10 +2676,11 @@ CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxPopCurrent_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxPopCurrent_v2", (void **)&cuda_real.cuCtxPopCurrent_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) &&
@@ -2653,6 +2713,7 @@ CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.pctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
@@ -2674,10 +2735,11 @@ CUresult cuCtxSetCurrent(CUcontext ctx) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxSetCurrent_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSetCurrent", (void **)&cuda_real.cuCtxSetCurrent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) &&
@@ -2710,6 +2772,7 @@ CUresult cuCtxSetCurrent(CUcontext ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
@@ -2730,10 +2793,11 @@ CUresult cuCtxGetCurrent(CUcontext *pctx) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetCurrent_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetCurrent", (void **)&cuda_real.cuCtxGetCurrent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) &&
@@ -2766,6 +2830,7 @@ CUresult cuCtxGetCurrent(CUcontext *pctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.pctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
@@ -2787,10 +2852,11 @@ CUresult cuCtxGetDevice(CUdevice *device) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetDevice_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetDevice", (void **)&cuda_real.cuCtxGetDevice);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) &&
@@ -2823,6 +2889,7 @@ CUresult cuCtxGetDevice(CUdevice *device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -2844,10 +2911,11 @@ CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetDevice_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetDevice_v2", (void **)&cuda_real.cuCtxGetDevice_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) &&
@@ -2882,6 +2950,7 @@ CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -2903,10 +2972,11 @@ CUresult cuCtxGetFlags(unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetFlags", (void **)&cuda_real.cuCtxGetFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) &&
@@ -2939,6 +3009,7 @@ CUresult cuCtxGetFlags(unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -2960,10 +3031,11 @@ CUresult cuCtxSetFlags(unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxSetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSetFlags", (void **)&cuda_real.cuCtxSetFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) &&
@@ -2996,6 +3068,7 @@ CUresult cuCtxSetFlags(unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -3016,10 +3089,11 @@ CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetId_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetId", (void **)&cuda_real.cuCtxGetId);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx, ctxId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) &&
@@ -3054,6 +3128,7 @@ CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx, tracer_args.ctxId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -3075,10 +3150,11 @@ CUresult cuCtxSynchronize(void) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxSynchronize_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSynchronize", (void **)&cuda_real.cuCtxSynchronize);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   cuda_depth++;
@@ -3091,6 +3167,7 @@ CUresult cuCtxSynchronize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_hook_cuCtxSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -3112,10 +3189,11 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxSynchronize_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSynchronize_v2", (void **)&cuda_real.cuCtxSynchronize_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) &&
@@ -3148,6 +3226,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -3168,10 +3247,11 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxSetLimit_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSetLimit", (void **)&cuda_real.cuCtxSetLimit);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(limit, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) &&
@@ -3206,6 +3286,7 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
   tracer_args.tracer_result = tracer_real(tracer_args.limit, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
@@ -3226,10 +3307,11 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetLimit_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetLimit", (void **)&cuda_real.cuCtxGetLimit);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pvalue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) &&
@@ -3264,6 +3346,7 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
   tracer_args.tracer_result = tracer_real(tracer_args.pvalue, tracer_args.limit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
@@ -3285,10 +3368,11 @@ CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetCacheConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetCacheConfig", (void **)&cuda_real.cuCtxGetCacheConfig);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pconfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) &&
@@ -3321,6 +3405,7 @@ CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.pconfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
@@ -3342,10 +3427,11 @@ CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxSetCacheConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSetCacheConfig", (void **)&cuda_real.cuCtxSetCacheConfig);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) &&
@@ -3378,6 +3464,7 @@ CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
   tracer_args.tracer_result = tracer_real(tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
@@ -3398,10 +3485,11 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetApiVersion_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetApiVersion", (void **)&cuda_real.cuCtxGetApiVersion);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx, version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) &&
@@ -3436,6 +3524,7 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx, tracer_args.version);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -3457,10 +3546,11 @@ CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) 
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetStreamPriorityRange_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetStreamPriorityRange", (void **)&cuda_real.cuCtxGetStreamPriorityRange);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) &&
@@ -3495,6 +3585,7 @@ CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) 
   tracer_args.tracer_result = tracer_real(tracer_args.leastPriority, tracer_args.greatestPriority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -3517,10 +3608,11 @@ CUresult cuCtxResetPersistingL2Cache(void) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxResetPersistingL2Cache_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxResetPersistingL2Cache", (void **)&cuda_real.cuCtxResetPersistingL2Cache);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) &&
@@ -3551,6 +3643,7 @@ CUresult cuCtxResetPersistingL2Cache(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -3571,10 +3664,11 @@ CUresult cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinity
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetExecAffinity_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetExecAffinity", (void **)&cuda_real.cuCtxGetExecAffinity);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pExecAffinity, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) &&
@@ -3609,6 +3703,7 @@ CUresult cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinity
   tracer_args.tracer_result = tracer_real(tracer_args.pExecAffinity, tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -3629,10 +3724,11 @@ CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxRecordEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxRecordEvent", (void **)&cuda_real.cuCtxRecordEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) &&
@@ -3667,6 +3763,7 @@ CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCtx, tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -3687,10 +3784,11 @@ CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxWaitEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxWaitEvent", (void **)&cuda_real.cuCtxWaitEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) &&
@@ -3725,6 +3823,7 @@ CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCtx, tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -3745,10 +3844,11 @@ CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxAttach_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxAttach", (void **)&cuda_real.cuCtxAttach);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) &&
@@ -3783,6 +3883,7 @@ CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.pctx, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -3804,10 +3905,11 @@ CUresult cuCtxDetach(CUcontext ctx) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxDetach_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxDetach", (void **)&cuda_real.cuCtxDetach);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) &&
@@ -3840,6 +3942,7 @@ CUresult cuCtxDetach(CUcontext ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -3860,10 +3963,11 @@ CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetSharedMemConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetSharedMemConfig", (void **)&cuda_real.cuCtxGetSharedMemConfig);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) &&
@@ -3896,6 +4000,7 @@ CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -3917,10 +4022,11 @@ CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxSetSharedMemConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSetSharedMemConfig", (void **)&cuda_real.cuCtxSetSharedMemConfig);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) &&
@@ -3953,6 +4059,7 @@ CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
   tracer_args.tracer_result = tracer_real(tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -3973,10 +4080,11 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname) {
   if (!tracer_real)
     tracer_real = (cuda_cuModuleLoad_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleLoad", (void **)&cuda_real.cuModuleLoad);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, fname);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) &&
@@ -4011,6 +4119,7 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname) {
   tracer_args.tracer_result = tracer_real(tracer_args.module, tracer_args.fname);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -4032,10 +4141,11 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   if (!tracer_real)
     tracer_real = (cuda_cuModuleLoadData_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleLoadData", (void **)&cuda_real.cuModuleLoadData);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, image);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) &&
@@ -4070,6 +4180,7 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   tracer_args.tracer_result = tracer_real(tracer_args.module, tracer_args.image);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -4092,10 +4203,11 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
   if (!tracer_real)
     tracer_real = (cuda_cuModuleLoadDataEx_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleLoadDataEx", (void **)&cuda_real.cuModuleLoadDataEx);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) &&
@@ -4138,6 +4250,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
                                           tracer_args.optionValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -4161,10 +4274,11 @@ CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) {
   if (!tracer_real)
     tracer_real = (cuda_cuModuleLoadFatBinary_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleLoadFatBinary", (void **)&cuda_real.cuModuleLoadFatBinary);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, fatCubin);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) &&
@@ -4199,6 +4313,7 @@ CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) {
   tracer_args.tracer_result = tracer_real(tracer_args.module, tracer_args.fatCubin);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -4220,10 +4335,11 @@ CUresult cuModuleUnload(CUmodule hmod) {
   if (!tracer_real)
     tracer_real = (cuda_cuModuleUnload_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleUnload", (void **)&cuda_real.cuModuleUnload);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hmod);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload) &&
@@ -4256,6 +4372,7 @@ CUresult cuModuleUnload(CUmodule hmod) {
   tracer_args.tracer_result = tracer_real(tracer_args.hmod);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -4276,10 +4393,11 @@ CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
   if (!tracer_real)
     tracer_real = (cuda_cuModuleGetLoadingMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetLoadingMode", (void **)&cuda_real.cuModuleGetLoadingMode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) &&
@@ -4312,6 +4430,7 @@ CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
   tracer_args.tracer_result = tracer_real(tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -4333,10 +4452,11 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
   if (!tracer_real)
     tracer_real = (cuda_cuModuleGetFunction_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetFunction", (void **)&cuda_real.cuModuleGetFunction);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) &&
@@ -4373,6 +4493,7 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
   tracer_args.tracer_result = tracer_real(tracer_args.hfunc, tracer_args.hmod, tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
@@ -4394,10 +4515,11 @@ CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) {
   if (!tracer_real)
     tracer_real = (cuda_cuModuleGetFunctionCount_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetFunctionCount", (void **)&cuda_real.cuModuleGetFunctionCount);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, mod);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) &&
@@ -4432,6 +4554,7 @@ CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) {
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.mod);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
@@ -4453,10 +4576,11 @@ CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunct
   if (!tracer_real)
     tracer_real = (cuda_cuModuleEnumerateFunctions_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleEnumerateFunctions", (void **)&cuda_real.cuModuleEnumerateFunctions);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(functions, numFunctions, mod);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) &&
@@ -4494,6 +4618,7 @@ CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunct
                                           tracer_args.mod);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -4515,10 +4640,11 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, c
   if (!tracer_real)
     tracer_real = (cuda_cuModuleGetGlobal_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetGlobal_v2", (void **)&cuda_real.cuModuleGetGlobal_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) &&
@@ -4558,6 +4684,7 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, c
                                           tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -4581,10 +4708,11 @@ CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **
   if (!tracer_real)
     tracer_real = (cuda_cuLinkCreate_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuLinkCreate_v2", (void **)&cuda_real.cuLinkCreate_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numOptions, options, optionValues, stateOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) &&
@@ -4624,6 +4752,7 @@ CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **
                                           tracer_args.optionValues, tracer_args.stateOut);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -4649,10 +4778,11 @@ CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data, si
   if (!tracer_real)
     tracer_real = (cuda_cuLinkAddData_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuLinkAddData_v2", (void **)&cuda_real.cuLinkAddData_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(state, type, data, size, name, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) &&
@@ -4702,6 +4832,7 @@ CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data, si
                                           tracer_args.optionValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -4725,10 +4856,11 @@ CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *pa
   if (!tracer_real)
     tracer_real = (cuda_cuLinkAddFile_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuLinkAddFile_v2", (void **)&cuda_real.cuLinkAddFile_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(state, type, path, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) &&
@@ -4773,6 +4905,7 @@ CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *pa
                                           tracer_args.optionValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -4795,10 +4928,11 @@ CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
   if (!tracer_real)
     tracer_real = (cuda_cuLinkComplete_fn *)tracer_resolve(
         "libcuda.so.1", "cuLinkComplete", (void **)&cuda_real.cuLinkComplete);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(state, cubinOut, sizeOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) &&
@@ -4836,6 +4970,7 @@ CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
                                           tracer_args.sizeOut);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -4858,10 +4993,11 @@ CUresult cuLinkDestroy(CUlinkState state) {
   if (!tracer_real)
     tracer_real = (cuda_cuLinkDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuLinkDestroy", (void **)&cuda_real.cuLinkDestroy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) &&
@@ -4894,6 +5030,7 @@ CUresult cuLinkDestroy(CUlinkState state) {
   tracer_args.tracer_result = tracer_real(tracer_args.state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
@@ -4914,10 +5051,11 @@ CUresult cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name) {
   if (!tracer_real)
     tracer_real = (cuda_cuModuleGetTexRef_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetTexRef", (void **)&cuda_real.cuModuleGetTexRef);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) &&
@@ -4954,6 +5092,7 @@ CUresult cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name) {
   tracer_args.tracer_result = tracer_real(tracer_args.pTexRef, tracer_args.hmod, tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -4975,10 +5114,11 @@ CUresult cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name
   if (!tracer_real)
     tracer_real = (cuda_cuModuleGetSurfRef_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetSurfRef", (void **)&cuda_real.cuModuleGetSurfRef);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pSurfRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) &&
@@ -5015,6 +5155,7 @@ CUresult cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name
   tracer_args.tracer_result = tracer_real(tracer_args.pSurfRef, tracer_args.hmod, tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -5039,10 +5180,11 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *j
   if (!tracer_real)
     tracer_real = (cuda_cuLibraryLoadData_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryLoadData", (void **)&cuda_real.cuLibraryLoadData);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
@@ -5095,6 +5237,7 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *j
                                           tracer_args.numLibraryOptions);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -5123,10 +5266,11 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_o
   if (!tracer_real)
     tracer_real = (cuda_cuLibraryLoadFromFile_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryLoadFromFile", (void **)&cuda_real.cuLibraryLoadFromFile);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
@@ -5179,6 +5323,7 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_o
                                           tracer_args.numLibraryOptions);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -5204,10 +5349,11 @@ CUresult cuLibraryUnload(CUlibrary library) {
   if (!tracer_real)
     tracer_real = (cuda_cuLibraryUnload_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryUnload", (void **)&cuda_real.cuLibraryUnload);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload) &&
@@ -5240,6 +5386,7 @@ CUresult cuLibraryUnload(CUlibrary library) {
   tracer_args.tracer_result = tracer_real(tracer_args.library);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -5260,10 +5407,11 @@ CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *na
   if (!tracer_real)
     tracer_real = (cuda_cuLibraryGetKernel_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetKernel", (void **)&cuda_real.cuLibraryGetKernel);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pKernel, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) &&
@@ -5301,6 +5449,7 @@ CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *na
                                           tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
@@ -5322,10 +5471,11 @@ CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib) {
   if (!tracer_real)
     tracer_real = (cuda_cuLibraryGetKernelCount_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetKernelCount", (void **)&cuda_real.cuLibraryGetKernelCount);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) &&
@@ -5360,6 +5510,7 @@ CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib) {
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.lib);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
@@ -5381,10 +5532,11 @@ CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, C
   if (!tracer_real)
     tracer_real = (cuda_cuLibraryEnumerateKernels_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryEnumerateKernels", (void **)&cuda_real.cuLibraryEnumerateKernels);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernels, numKernels, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) &&
@@ -5422,6 +5574,7 @@ CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, C
                                           tracer_args.lib);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
@@ -5443,10 +5596,11 @@ CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
   if (!tracer_real)
     tracer_real = (cuda_cuLibraryGetModule_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetModule", (void **)&cuda_real.cuLibraryGetModule);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pMod, library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) &&
@@ -5481,6 +5635,7 @@ CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
   tracer_args.tracer_result = tracer_real(tracer_args.pMod, tracer_args.library);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
@@ -5502,10 +5657,11 @@ CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
   if (!tracer_real)
     tracer_real = (cuda_cuKernelGetFunction_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelGetFunction", (void **)&cuda_real.cuKernelGetFunction);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFunc, kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) &&
@@ -5540,6 +5696,7 @@ CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
   tracer_args.tracer_result = tracer_real(tracer_args.pFunc, tracer_args.kernel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
@@ -5561,10 +5718,11 @@ CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) {
   if (!tracer_real)
     tracer_real = (cuda_cuKernelGetLibrary_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelGetLibrary", (void **)&cuda_real.cuKernelGetLibrary);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pLib, kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) &&
@@ -5599,6 +5757,7 @@ CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) {
   tracer_args.tracer_result = tracer_real(tracer_args.pLib, tracer_args.kernel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
@@ -5620,10 +5779,11 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library,
   if (!tracer_real)
     tracer_real = (cuda_cuLibraryGetGlobal_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetGlobal", (void **)&cuda_real.cuLibraryGetGlobal);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) &&
@@ -5663,6 +5823,7 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library,
                                           tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
@@ -5685,10 +5846,11 @@ CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library
   if (!tracer_real)
     tracer_real = (cuda_cuLibraryGetManaged_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetManaged", (void **)&cuda_real.cuLibraryGetManaged);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) &&
@@ -5728,6 +5890,7 @@ CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library
                                           tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
@@ -5750,10 +5913,11 @@ CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char 
   if (!tracer_real)
     tracer_real = (cuda_cuLibraryGetUnifiedFunction_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetUnifiedFunction", (void **)&cuda_real.cuLibraryGetUnifiedFunction);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fptr, library, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) &&
@@ -5790,6 +5954,7 @@ CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char 
   tracer_args.tracer_result = tracer_real(tracer_args.fptr, tracer_args.library, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
@@ -5811,10 +5976,11 @@ CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel ker
   if (!tracer_real)
     tracer_real = (cuda_cuKernelGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelGetAttribute", (void **)&cuda_real.cuKernelGetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, kernel, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) &&
@@ -5854,6 +6020,7 @@ CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel ker
                                           tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
@@ -5875,10 +6042,11 @@ CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel ker
   if (!tracer_real)
     tracer_real = (cuda_cuKernelSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelSetAttribute", (void **)&cuda_real.cuKernelSetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attrib, val, kernel, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) &&
@@ -5918,6 +6086,7 @@ CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel ker
                                           tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
@@ -5938,10 +6107,11 @@ CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice d
   if (!tracer_real)
     tracer_real = (cuda_cuKernelSetCacheConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelSetCacheConfig", (void **)&cuda_real.cuKernelSetCacheConfig);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, config, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) &&
@@ -5978,6 +6148,7 @@ CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice d
   tracer_args.tracer_result = tracer_real(tracer_args.kernel, tracer_args.config, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -5998,10 +6169,11 @@ CUresult cuKernelGetName(const char **name, CUkernel hfunc) {
   if (!tracer_real)
     tracer_real = (cuda_cuKernelGetName_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelGetName", (void **)&cuda_real.cuKernelGetName);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) &&
@@ -6036,6 +6208,7 @@ CUresult cuKernelGetName(const char **name, CUkernel hfunc) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.hfunc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
@@ -6058,10 +6231,11 @@ CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramO
   if (!tracer_real)
     tracer_real = (cuda_cuKernelGetParamInfo_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelGetParamInfo", (void **)&cuda_real.cuKernelGetParamInfo);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) &&
@@ -6101,6 +6275,7 @@ CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramO
                                           tracer_args.paramOffset, tracer_args.paramSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -6123,10 +6298,11 @@ CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemGetInfo_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetInfo_v2", (void **)&cuda_real.cuMemGetInfo_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) &&
@@ -6161,6 +6337,7 @@ CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
   tracer_args.tracer_result = tracer_real(tracer_args.free, tracer_args.total);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -6183,10 +6360,11 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemAlloc_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAlloc_v2", (void **)&cuda_real.cuMemAlloc_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) &&
@@ -6221,6 +6399,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
   tracer_args.tracer_result = tracer_real(tracer_args.dptr, tracer_args.bytesize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
@@ -6243,10 +6422,11 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInByt
   if (!tracer_real)
     tracer_real = (cuda_cuMemAllocPitch_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAllocPitch_v2", (void **)&cuda_real.cuMemAllocPitch_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) &&
@@ -6289,6 +6469,7 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInByt
                                           tracer_args.ElementSizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -6311,10 +6492,11 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemFree_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemFree_v2", (void **)&cuda_real.cuMemFree_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) &&
@@ -6347,6 +6529,7 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.dptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
@@ -6367,10 +6550,11 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr 
   if (!tracer_real)
     tracer_real = (cuda_cuMemGetAddressRange_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetAddressRange_v2", (void **)&cuda_real.cuMemGetAddressRange_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pbase, psize, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) &&
@@ -6407,6 +6591,7 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr 
   tracer_args.tracer_result = tracer_real(tracer_args.pbase, tracer_args.psize, tracer_args.dptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
@@ -6429,10 +6614,11 @@ CUresult cuMemAllocHost_v2(void **pp, size_t bytesize) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemAllocHost_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAllocHost_v2", (void **)&cuda_real.cuMemAllocHost_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pp, bytesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) &&
@@ -6467,6 +6653,7 @@ CUresult cuMemAllocHost_v2(void **pp, size_t bytesize) {
   tracer_args.tracer_result = tracer_real(tracer_args.pp, tracer_args.bytesize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
@@ -6488,10 +6675,11 @@ CUresult cuMemFreeHost(void *p) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemFreeHost_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemFreeHost", (void **)&cuda_real.cuMemFreeHost);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) &&
@@ -6524,6 +6712,7 @@ CUresult cuMemFreeHost(void *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -6544,10 +6733,11 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemHostAlloc_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemHostAlloc", (void **)&cuda_real.cuMemHostAlloc);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pp, bytesize, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) &&
@@ -6584,6 +6774,7 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.pp, tracer_args.bytesize, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -6605,10 +6796,11 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int 
   if (!tracer_real)
     tracer_real = (cuda_cuMemHostGetDevicePointer_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemHostGetDevicePointer_v2", (void **)&cuda_real.cuMemHostGetDevicePointer_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pdptr, p, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) &&
@@ -6645,6 +6837,7 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int 
   tracer_args.tracer_result = tracer_real(tracer_args.pdptr, tracer_args.p, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -6666,10 +6859,11 @@ CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemHostGetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemHostGetFlags", (void **)&cuda_real.cuMemHostGetFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFlags, p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) &&
@@ -6704,6 +6898,7 @@ CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.pFlags, tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -6725,10 +6920,11 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flag
   if (!tracer_real)
     tracer_real = (cuda_cuMemAllocManaged_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAllocManaged", (void **)&cuda_real.cuMemAllocManaged);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) &&
@@ -6765,6 +6961,7 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flag
   tracer_args.tracer_result = tracer_real(tracer_args.dptr, tracer_args.bytesize, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
@@ -6787,10 +6984,11 @@ CUresult cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback call
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceRegisterAsyncNotification_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceRegisterAsyncNotification", (void **)&cuda_real.cuDeviceRegisterAsyncNotification);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) &&
@@ -6830,6 +7028,7 @@ CUresult cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback call
                                           tracer_args.userData, tracer_args.callback);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
@@ -6851,10 +7050,11 @@ CUresult cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHan
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceUnregisterAsyncNotification_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceUnregisterAsyncNotification", (void **)&cuda_real.cuDeviceUnregisterAsyncNotification);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) &&
@@ -6889,6 +7089,7 @@ CUresult cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHan
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.callback);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -6909,10 +7110,11 @@ CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetByPCIBusId_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetByPCIBusId", (void **)&cuda_real.cuDeviceGetByPCIBusId);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) &&
@@ -6947,6 +7149,7 @@ CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev, tracer_args.pciBusId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -6968,10 +7171,11 @@ CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetPCIBusId_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetPCIBusId", (void **)&cuda_real.cuDeviceGetPCIBusId);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) &&
@@ -7008,6 +7212,7 @@ CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.pciBusId, tracer_args.len, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -7029,10 +7234,11 @@ CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event) {
   if (!tracer_real)
     tracer_real = (cuda_cuIpcGetEventHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuIpcGetEventHandle", (void **)&cuda_real.cuIpcGetEventHandle);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) &&
@@ -7067,6 +7273,7 @@ CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event) {
   tracer_args.tracer_result = tracer_real(tracer_args.pHandle, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -7087,10 +7294,11 @@ CUresult cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle) {
   if (!tracer_real)
     tracer_real = (cuda_cuIpcOpenEventHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuIpcOpenEventHandle", (void **)&cuda_real.cuIpcOpenEventHandle);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phEvent, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) &&
@@ -7124,6 +7332,7 @@ CUresult cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.phEvent, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -7145,10 +7354,11 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) {
   if (!tracer_real)
     tracer_real = (cuda_cuIpcGetMemHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuIpcGetMemHandle", (void **)&cuda_real.cuIpcGetMemHandle);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) &&
@@ -7183,6 +7393,7 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.pHandle, tracer_args.dptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
@@ -7203,10 +7414,11 @@ CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsign
   if (!tracer_real)
     tracer_real = (cuda_cuIpcOpenMemHandle_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuIpcOpenMemHandle_v2", (void **)&cuda_real.cuIpcOpenMemHandle_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pdptr, handle, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) &&
@@ -7242,6 +7454,7 @@ CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsign
   tracer_args.tracer_result = tracer_real(tracer_args.pdptr, tracer_args.handle, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
@@ -7263,10 +7476,11 @@ CUresult cuIpcCloseMemHandle(CUdeviceptr dptr) {
   if (!tracer_real)
     tracer_real = (cuda_cuIpcCloseMemHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuIpcCloseMemHandle", (void **)&cuda_real.cuIpcCloseMemHandle);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) &&
@@ -7299,6 +7513,7 @@ CUresult cuIpcCloseMemHandle(CUdeviceptr dptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.dptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
@@ -7319,10 +7534,11 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemHostRegister_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemHostRegister_v2", (void **)&cuda_real.cuMemHostRegister_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, bytesize, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) &&
@@ -7359,6 +7575,7 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.p, tracer_args.bytesize, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -7379,10 +7596,11 @@ CUresult cuMemHostUnregister(void *p) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemHostUnregister_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemHostUnregister", (void **)&cuda_real.cuMemHostUnregister);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) &&
@@ -7415,6 +7633,7 @@ CUresult cuMemHostUnregister(void *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -7435,10 +7654,11 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpy_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy", (void **)&cuda_real.cuMemcpy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, ByteCount);
   }
   cuda_depth++;
@@ -7468,6 +7688,7 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src, tracer_args.ByteCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7490,10 +7711,11 @@ CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr s
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyPeer_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyPeer", (void **)&cuda_real.cuMemcpyPeer);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
   }
   cuda_depth++;
@@ -7529,6 +7751,7 @@ CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr s
                                           tracer_args.ByteCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7550,10 +7773,11 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t Byte
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyHtoD_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyHtoD_v2", (void **)&cuda_real.cuMemcpyHtoD_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcHost, ByteCount);
   }
   cuda_depth++;
@@ -7584,6 +7808,7 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t Byte
                                           tracer_args.ByteCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7605,10 +7830,11 @@ CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyDtoH_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyDtoH_v2", (void **)&cuda_real.cuMemcpyDtoH_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcDevice, ByteCount);
   }
   cuda_depth++;
@@ -7639,6 +7865,7 @@ CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
                                           tracer_args.ByteCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7660,10 +7887,11 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t By
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyDtoD_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyDtoD_v2", (void **)&cuda_real.cuMemcpyDtoD_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcDevice, ByteCount);
   }
   cuda_depth++;
@@ -7693,6 +7921,7 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t By
                                           tracer_args.ByteCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7714,10 +7943,11 @@ CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevi
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyDtoA_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyDtoA_v2", (void **)&cuda_real.cuMemcpyDtoA_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcDevice, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) &&
@@ -7757,6 +7987,7 @@ CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevi
                                           tracer_args.srcDevice, tracer_args.ByteCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -7777,10 +8008,11 @@ CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffs
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyAtoD_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyAtoD_v2", (void **)&cuda_real.cuMemcpyAtoD_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcArray, srcOffset, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) &&
@@ -7820,6 +8052,7 @@ CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffs
                                           tracer_args.srcOffset, tracer_args.ByteCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -7840,10 +8073,11 @@ CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyHtoA_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyHtoA_v2", (void **)&cuda_real.cuMemcpyHtoA_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) &&
@@ -7883,6 +8117,7 @@ CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost
                                           tracer_args.srcHost, tracer_args.ByteCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -7903,10 +8138,11 @@ CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyAtoH_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyAtoH_v2", (void **)&cuda_real.cuMemcpyAtoH_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcArray, srcOffset, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) &&
@@ -7946,6 +8182,7 @@ CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size
                                           tracer_args.srcOffset, tracer_args.ByteCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -7967,10 +8204,11 @@ CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, s
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyAtoA_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyAtoA_v2", (void **)&cuda_real.cuMemcpyAtoA_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) &&
@@ -8013,6 +8251,7 @@ CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, s
                                           tracer_args.ByteCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -8033,10 +8272,11 @@ CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpy2D_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy2D_v2", (void **)&cuda_real.cuMemcpy2D_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) &&
@@ -8069,6 +8309,7 @@ CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -8089,10 +8330,11 @@ CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpy2DUnaligned_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy2DUnaligned_v2", (void **)&cuda_real.cuMemcpy2DUnaligned_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) &&
@@ -8125,6 +8367,7 @@ CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -8145,10 +8388,11 @@ CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpy3D_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy3D_v2", (void **)&cuda_real.cuMemcpy3D_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) &&
@@ -8181,6 +8425,7 @@ CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -8201,10 +8446,11 @@ CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpy3DPeer_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy3DPeer", (void **)&cuda_real.cuMemcpy3DPeer);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) &&
@@ -8237,6 +8483,7 @@ CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -8257,10 +8504,11 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstr
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyAsync", (void **)&cuda_real.cuMemcpyAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, ByteCount, hStream);
   }
   cuda_depth++;
@@ -8293,6 +8541,7 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstr
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8315,10 +8564,11 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdevice
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyPeerAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyPeerAsync", (void **)&cuda_real.cuMemcpyPeerAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
   }
   cuda_depth++;
@@ -8356,6 +8606,7 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdevice
                                           tracer_args.ByteCount, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8378,10 +8629,11 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyHtoDAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyHtoDAsync_v2", (void **)&cuda_real.cuMemcpyHtoDAsync_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcHost, ByteCount, hStream);
   }
   cuda_depth++;
@@ -8414,6 +8666,7 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t
                                           tracer_args.ByteCount, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8436,10 +8689,11 @@ CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteC
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyDtoHAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyDtoHAsync_v2", (void **)&cuda_real.cuMemcpyDtoHAsync_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcDevice, ByteCount, hStream);
   }
   cuda_depth++;
@@ -8472,6 +8726,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteC
                                           tracer_args.ByteCount, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8494,10 +8749,11 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyDtoDAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyDtoDAsync_v2", (void **)&cuda_real.cuMemcpyDtoDAsync_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcDevice, ByteCount, hStream);
   }
   cuda_depth++;
@@ -8529,6 +8785,7 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size
                                           tracer_args.ByteCount, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8551,10 +8808,11 @@ CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void *sr
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyHtoAAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyHtoAAsync_v2", (void **)&cuda_real.cuMemcpyHtoAAsync_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, ByteCount, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) &&
@@ -8597,6 +8855,7 @@ CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void *sr
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -8618,10 +8877,11 @@ CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset,
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyAtoHAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyAtoHAsync_v2", (void **)&cuda_real.cuMemcpyAtoHAsync_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcArray, srcOffset, ByteCount, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) &&
@@ -8664,6 +8924,7 @@ CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset,
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -8684,10 +8945,11 @@ CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpy2DAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy2DAsync_v2", (void **)&cuda_real.cuMemcpy2DAsync_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) &&
@@ -8722,6 +8984,7 @@ CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
@@ -8742,10 +9005,11 @@ CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpy3DAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy3DAsync_v2", (void **)&cuda_real.cuMemcpy3DAsync_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) &&
@@ -8780,6 +9044,7 @@ CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
@@ -8800,10 +9065,11 @@ CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream) 
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpy3DPeerAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy3DPeerAsync", (void **)&cuda_real.cuMemcpy3DPeerAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) &&
@@ -8838,6 +9104,7 @@ CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream) 
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
@@ -8860,10 +9127,11 @@ CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *siz
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpyBatchAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyBatchAsync_v2", (void **)&cuda_real.cuMemcpyBatchAsync_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) &&
@@ -8913,6 +9181,7 @@ CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *siz
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
@@ -8938,10 +9207,11 @@ CUresult cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList,
   if (!tracer_real)
     tracer_real = (cuda_cuMemcpy3DBatchAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy3DBatchAsync_v2", (void **)&cuda_real.cuMemcpy3DBatchAsync_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numOps, opList, flags, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) &&
@@ -8981,6 +9251,7 @@ CUresult cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList,
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
@@ -9001,10 +9272,11 @@ CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD8_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD8_v2", (void **)&cuda_real.cuMemsetD8_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, uc, N);
   }
   cuda_depth++;
@@ -9033,6 +9305,7 @@ CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
   tracer_args.tracer_result = tracer_real(tracer_args.dstDevice, tracer_args.uc, tracer_args.N);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9054,10 +9327,11 @@ CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD16_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD16_v2", (void **)&cuda_real.cuMemsetD16_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, us, N);
   }
   cuda_depth++;
@@ -9086,6 +9360,7 @@ CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) {
   tracer_args.tracer_result = tracer_real(tracer_args.dstDevice, tracer_args.us, tracer_args.N);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9107,10 +9382,11 @@ CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD32_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD32_v2", (void **)&cuda_real.cuMemsetD32_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, ui, N);
   }
   cuda_depth++;
@@ -9139,6 +9415,7 @@ CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
   tracer_args.tracer_result = tracer_real(tracer_args.dstDevice, tracer_args.ui, tracer_args.N);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9161,10 +9438,11 @@ CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char u
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD2D8_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D8_v2", (void **)&cuda_real.cuMemsetD2D8_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, uc, Width, Height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) &&
@@ -9206,6 +9484,7 @@ CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char u
                                           tracer_args.uc, tracer_args.Width, tracer_args.Height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -9227,10 +9506,11 @@ CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD2D16_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D16_v2", (void **)&cuda_real.cuMemsetD2D16_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, us, Width, Height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) &&
@@ -9272,6 +9552,7 @@ CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short
                                           tracer_args.us, tracer_args.Width, tracer_args.Height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -9293,10 +9574,11 @@ CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int u
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD2D32_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D32_v2", (void **)&cuda_real.cuMemsetD2D32_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, ui, Width, Height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) &&
@@ -9338,6 +9620,7 @@ CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int u
                                           tracer_args.ui, tracer_args.Width, tracer_args.Height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -9358,10 +9641,11 @@ CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUst
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD8Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD8Async", (void **)&cuda_real.cuMemsetD8Async);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, uc, N, hStream);
   }
   cuda_depth++;
@@ -9393,6 +9677,7 @@ CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUst
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9414,10 +9699,11 @@ CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CU
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD16Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD16Async", (void **)&cuda_real.cuMemsetD16Async);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, us, N, hStream);
   }
   cuda_depth++;
@@ -9449,6 +9735,7 @@ CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CU
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9470,10 +9757,11 @@ CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUst
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD32Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD32Async", (void **)&cuda_real.cuMemsetD32Async);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, ui, N, hStream);
   }
   cuda_depth++;
@@ -9505,6 +9793,7 @@ CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUst
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9527,10 +9816,11 @@ CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD2D8Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D8Async", (void **)&cuda_real.cuMemsetD2D8Async);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, uc, Width, Height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) &&
@@ -9575,6 +9865,7 @@ CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -9596,10 +9887,11 @@ CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned sho
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD2D16Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D16Async", (void **)&cuda_real.cuMemsetD2D16Async);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, us, Width, Height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) &&
@@ -9644,6 +9936,7 @@ CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned sho
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
@@ -9665,10 +9958,11 @@ CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int
   if (!tracer_real)
     tracer_real = (cuda_cuMemsetD2D32Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D32Async", (void **)&cuda_real.cuMemsetD2D32Async);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, ui, Width, Height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) &&
@@ -9713,6 +10007,7 @@ CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
@@ -9733,10 +10028,11 @@ CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAlloca
   if (!tracer_real)
     tracer_real = (cuda_cuArrayCreate_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayCreate_v2", (void **)&cuda_real.cuArrayCreate_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) &&
@@ -9771,6 +10067,7 @@ CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAlloca
   tracer_args.tracer_result = tracer_real(tracer_args.pHandle, tracer_args.pAllocateArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -9792,10 +10089,11 @@ CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarra
   if (!tracer_real)
     tracer_real = (cuda_cuArrayGetDescriptor_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayGetDescriptor_v2", (void **)&cuda_real.cuArrayGetDescriptor_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pArrayDescriptor, hArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) &&
@@ -9830,6 +10128,7 @@ CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarra
   tracer_args.tracer_result = tracer_real(tracer_args.pArrayDescriptor, tracer_args.hArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -9850,10 +10149,11 @@ CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperti
   if (!tracer_real)
     tracer_real = (cuda_cuArrayGetSparseProperties_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayGetSparseProperties", (void **)&cuda_real.cuArrayGetSparseProperties);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) &&
@@ -9888,6 +10188,7 @@ CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperti
   tracer_args.tracer_result = tracer_real(tracer_args.sparseProperties, tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -9909,10 +10210,11 @@ CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *spars
   if (!tracer_real)
     tracer_real = (cuda_cuMipmappedArrayGetSparseProperties_fn *)tracer_resolve(
         "libcuda.so.1", "cuMipmappedArrayGetSparseProperties", (void **)&cuda_real.cuMipmappedArrayGetSparseProperties);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, mipmap);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) &&
@@ -9947,6 +10249,7 @@ CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *spars
   tracer_args.tracer_result = tracer_real(tracer_args.sparseProperties, tracer_args.mipmap);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -9968,10 +10271,11 @@ CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequ
   if (!tracer_real)
     tracer_real = (cuda_cuArrayGetMemoryRequirements_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayGetMemoryRequirements", (void **)&cuda_real.cuArrayGetMemoryRequirements);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, array, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) &&
@@ -10009,6 +10313,7 @@ CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequ
                                           tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -10030,10 +10335,11 @@ CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *m
   if (!tracer_real)
     tracer_real = (cuda_cuMipmappedArrayGetMemoryRequirements_fn *)tracer_resolve(
         "libcuda.so.1", "cuMipmappedArrayGetMemoryRequirements", (void **)&cuda_real.cuMipmappedArrayGetMemoryRequirements);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) &&
@@ -10071,6 +10377,7 @@ CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *m
                                           tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
@@ -10091,10 +10398,11 @@ CUresult cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int plan
   if (!tracer_real)
     tracer_real = (cuda_cuArrayGetPlane_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayGetPlane", (void **)&cuda_real.cuArrayGetPlane);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) &&
@@ -10132,6 +10440,7 @@ CUresult cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int plan
                                           tracer_args.planeIdx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -10153,10 +10462,11 @@ CUresult cuArrayDestroy(CUarray hArray) {
   if (!tracer_real)
     tracer_real = (cuda_cuArrayDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayDestroy", (void **)&cuda_real.cuArrayDestroy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) &&
@@ -10189,6 +10499,7 @@ CUresult cuArrayDestroy(CUarray hArray) {
   tracer_args.tracer_result = tracer_real(tracer_args.hArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -10209,10 +10520,11 @@ CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAl
   if (!tracer_real)
     tracer_real = (cuda_cuArray3DCreate_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuArray3DCreate_v2", (void **)&cuda_real.cuArray3DCreate_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) &&
@@ -10247,6 +10559,7 @@ CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAl
   tracer_args.tracer_result = tracer_real(tracer_args.pHandle, tracer_args.pAllocateArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -10268,10 +10581,11 @@ CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CU
   if (!tracer_real)
     tracer_real = (cuda_cuArray3DGetDescriptor_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuArray3DGetDescriptor_v2", (void **)&cuda_real.cuArray3DGetDescriptor_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pArrayDescriptor, hArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) &&
@@ -10306,6 +10620,7 @@ CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CU
   tracer_args.tracer_result = tracer_real(tracer_args.pArrayDescriptor, tracer_args.hArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -10328,10 +10643,11 @@ CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle,
   if (!tracer_real)
     tracer_real = (cuda_cuMipmappedArrayCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuMipmappedArrayCreate", (void **)&cuda_real.cuMipmappedArrayCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) &&
@@ -10369,6 +10685,7 @@ CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle,
                                           tracer_args.numMipmapLevels);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -10391,10 +10708,11 @@ CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmap
   if (!tracer_real)
     tracer_real = (cuda_cuMipmappedArrayGetLevel_fn *)tracer_resolve(
         "libcuda.so.1", "cuMipmappedArrayGetLevel", (void **)&cuda_real.cuMipmappedArrayGetLevel);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pLevelArray, hMipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) &&
@@ -10432,6 +10750,7 @@ CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmap
                                           tracer_args.level);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -10453,10 +10772,11 @@ CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray) {
   if (!tracer_real)
     tracer_real = (cuda_cuMipmappedArrayDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuMipmappedArrayDestroy", (void **)&cuda_real.cuMipmappedArrayDestroy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) &&
@@ -10489,6 +10809,7 @@ CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray) {
   tracer_args.tracer_result = tracer_real(tracer_args.hMipmappedArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -10510,10 +10831,11 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t si
   if (!tracer_real)
     tracer_real = (cuda_cuMemGetHandleForAddressRange_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetHandleForAddressRange", (void **)&cuda_real.cuMemGetHandleForAddressRange);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, dptr, size, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) &&
@@ -10555,6 +10877,7 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t si
                                           tracer_args.handleType, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -10576,10 +10899,11 @@ CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t co
   if (!tracer_real)
     tracer_real = (cuda_cuMemBatchDecompressAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemBatchDecompressAsync", (void **)&cuda_real.cuMemBatchDecompressAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(paramsArray, count, flags, errorIndex, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) &&
@@ -10622,6 +10946,7 @@ CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t co
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -10644,10 +10969,11 @@ CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CU
   if (!tracer_real)
     tracer_real = (cuda_cuMemAddressReserve_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAddressReserve", (void **)&cuda_real.cuMemAddressReserve);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) &&
@@ -10689,6 +11015,7 @@ CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CU
                                           tracer_args.addr, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -10710,10 +11037,11 @@ CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemAddressFree_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAddressFree", (void **)&cuda_real.cuMemAddressFree);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) &&
@@ -10748,6 +11076,7 @@ CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -10769,10 +11098,11 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
   if (!tracer_real)
     tracer_real = (cuda_cuMemCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemCreate", (void **)&cuda_real.cuMemCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, size, prop, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) &&
@@ -10812,6 +11142,7 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -10833,10 +11164,11 @@ CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemRelease_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemRelease", (void **)&cuda_real.cuMemRelease);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) &&
@@ -10869,6 +11201,7 @@ CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -10890,10 +11223,11 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAlloc
   if (!tracer_real)
     tracer_real = (cuda_cuMemMap_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemMap", (void **)&cuda_real.cuMemMap);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) &&
@@ -10935,6 +11269,7 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAlloc
                                           tracer_args.handle, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -10955,10 +11290,11 @@ CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUs
   if (!tracer_real)
     tracer_real = (cuda_cuMemMapArrayAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemMapArrayAsync", (void **)&cuda_real.cuMemMapArrayAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mapInfoList, count, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) &&
@@ -10996,6 +11332,7 @@ CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUs
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -11016,10 +11353,11 @@ CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemUnmap_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemUnmap", (void **)&cuda_real.cuMemUnmap);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) &&
@@ -11054,6 +11392,7 @@ CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -11074,10 +11413,11 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
   if (!tracer_real)
     tracer_real = (cuda_cuMemSetAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemSetAccess", (void **)&cuda_real.cuMemSetAccess);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, desc, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) &&
@@ -11117,6 +11457,7 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -11137,10 +11478,11 @@ CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location
   if (!tracer_real)
     tracer_real = (cuda_cuMemGetAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetAccess", (void **)&cuda_real.cuMemGetAccess);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, location, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) &&
@@ -11177,6 +11519,7 @@ CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location
   tracer_args.tracer_result = tracer_real(tracer_args.flags, tracer_args.location, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -11200,10 +11543,11 @@ CUresult cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocat
   if (!tracer_real)
     tracer_real = (cuda_cuMemExportToShareableHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemExportToShareableHandle", (void **)&cuda_real.cuMemExportToShareableHandle);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) &&
@@ -11243,6 +11587,7 @@ CUresult cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocat
                                           tracer_args.handleType, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -11264,10 +11609,11 @@ CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, vo
   if (!tracer_real)
     tracer_real = (cuda_cuMemImportFromShareableHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemImportFromShareableHandle", (void **)&cuda_real.cuMemImportFromShareableHandle);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, osHandle, shHandleType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) &&
@@ -11305,6 +11651,7 @@ CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, vo
                                           tracer_args.shHandleType);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -11327,10 +11674,11 @@ CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocatio
   if (!tracer_real)
     tracer_real = (cuda_cuMemGetAllocationGranularity_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetAllocationGranularity", (void **)&cuda_real.cuMemGetAllocationGranularity);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) &&
@@ -11368,6 +11716,7 @@ CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocatio
                                           tracer_args.option);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -11390,10 +11739,11 @@ CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
   if (!tracer_real)
     tracer_real = (cuda_cuMemGetAllocationPropertiesFromHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetAllocationPropertiesFromHandle", (void **)&cuda_real.cuMemGetAllocationPropertiesFromHandle);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) &&
@@ -11428,6 +11778,7 @@ CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
   tracer_args.tracer_result = tracer_real(tracer_args.prop, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -11448,10 +11799,11 @@ CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void 
   if (!tracer_real)
     tracer_real = (cuda_cuMemRetainAllocationHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemRetainAllocationHandle", (void **)&cuda_real.cuMemRetainAllocationHandle);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, addr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) &&
@@ -11486,6 +11838,7 @@ CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void 
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.addr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -11507,10 +11860,11 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemFreeAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemFreeAsync", (void **)&cuda_real.cuMemFreeAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) &&
@@ -11545,6 +11899,7 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.dptr, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -11565,10 +11920,11 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemAllocAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAllocAsync", (void **)&cuda_real.cuMemAllocAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) &&
@@ -11606,6 +11962,7 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -11627,10 +11984,11 @@ CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolTrimTo_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolTrimTo", (void **)&cuda_real.cuMemPoolTrimTo);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, minBytesToKeep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) &&
@@ -11665,6 +12023,7 @@ CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
   tracer_args.tracer_result = tracer_real(tracer_args.pool, tracer_args.minBytesToKeep);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -11685,10 +12044,11 @@ CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolSetAttribute", (void **)&cuda_real.cuMemPoolSetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) &&
@@ -11725,6 +12085,7 @@ CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   tracer_args.tracer_result = tracer_real(tracer_args.pool, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -11745,10 +12106,11 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolGetAttribute", (void **)&cuda_real.cuMemPoolGetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) &&
@@ -11785,6 +12147,7 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   tracer_args.tracer_result = tracer_real(tracer_args.pool, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -11805,10 +12168,11 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolSetAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolSetAccess", (void **)&cuda_real.cuMemPoolSetAccess);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, map, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) &&
@@ -11845,6 +12209,7 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_
   tracer_args.tracer_result = tracer_real(tracer_args.pool, tracer_args.map, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -11865,10 +12230,11 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUme
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolGetAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolGetAccess", (void **)&cuda_real.cuMemPoolGetAccess);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, memPool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) &&
@@ -11906,6 +12272,7 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUme
                                           tracer_args.location);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -11927,10 +12294,11 @@ CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolCreate", (void **)&cuda_real.cuMemPoolCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, poolProps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) &&
@@ -11965,6 +12333,7 @@ CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps) {
   tracer_args.tracer_result = tracer_real(tracer_args.pool, tracer_args.poolProps);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -11986,10 +12355,11 @@ CUresult cuMemPoolDestroy(CUmemoryPool pool) {
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolDestroy", (void **)&cuda_real.cuMemPoolDestroy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) &&
@@ -12022,6 +12392,7 @@ CUresult cuMemPoolDestroy(CUmemoryPool pool) {
   tracer_args.tracer_result = tracer_real(tracer_args.pool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -12043,10 +12414,11 @@ CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location,
   if (!tracer_real)
     tracer_real = (cuda_cuMemGetDefaultMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetDefaultMemPool", (void **)&cuda_real.cuMemGetDefaultMemPool);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool_out, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) &&
@@ -12084,6 +12456,7 @@ CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location,
                                           tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
@@ -12105,10 +12478,11 @@ CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAlloc
   if (!tracer_real)
     tracer_real = (cuda_cuMemGetMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetMemPool", (void **)&cuda_real.cuMemGetMemPool);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) &&
@@ -12145,6 +12519,7 @@ CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAlloc
   tracer_args.tracer_result = tracer_real(tracer_args.pool, tracer_args.location, tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
@@ -12166,10 +12541,11 @@ CUresult cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUme
   if (!tracer_real)
     tracer_real = (cuda_cuMemSetMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemSetMemPool", (void **)&cuda_real.cuMemSetMemPool);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(location, type, pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) &&
@@ -12206,6 +12582,7 @@ CUresult cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUme
   tracer_args.tracer_result = tracer_real(tracer_args.location, tracer_args.type, tracer_args.pool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
@@ -12227,10 +12604,11 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPoo
   if (!tracer_real)
     tracer_real = (cuda_cuMemAllocFromPoolAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAllocFromPoolAsync", (void **)&cuda_real.cuMemAllocFromPoolAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, pool, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) &&
@@ -12270,6 +12648,7 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPoo
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
@@ -12293,10 +12672,11 @@ CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolExportToShareableHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolExportToShareableHandle", (void **)&cuda_real.cuMemPoolExportToShareableHandle);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle_out, pool, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) &&
@@ -12336,6 +12716,7 @@ CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
                                           tracer_args.handleType, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
@@ -12358,10 +12739,11 @@ CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolImportFromShareableHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolImportFromShareableHandle", (void **)&cuda_real.cuMemPoolImportFromShareableHandle);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool_out, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) &&
@@ -12401,6 +12783,7 @@ CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle
                                           tracer_args.handleType, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
@@ -12422,10 +12805,11 @@ CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdevicep
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolExportPointer_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolExportPointer", (void **)&cuda_real.cuMemPoolExportPointer);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shareData_out, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) &&
@@ -12460,6 +12844,7 @@ CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdevicep
   tracer_args.tracer_result = tracer_real(tracer_args.shareData_out, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
@@ -12481,10 +12866,11 @@ CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
   if (!tracer_real)
     tracer_real = (cuda_cuMemPoolImportPointer_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolImportPointer", (void **)&cuda_real.cuMemPoolImportPointer);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr_out, pool, shareData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) &&
@@ -12522,6 +12908,7 @@ CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
                                           tracer_args.shareData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
@@ -12543,10 +12930,11 @@ CUresult cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulti
   if (!tracer_real)
     tracer_real = (cuda_cuMulticastCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastCreate", (void **)&cuda_real.cuMulticastCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mcHandle, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) &&
@@ -12581,6 +12969,7 @@ CUresult cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulti
   tracer_args.tracer_result = tracer_real(tracer_args.mcHandle, tracer_args.prop);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
@@ -12602,10 +12991,11 @@ CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice de
   if (!tracer_real)
     tracer_real = (cuda_cuMulticastAddDevice_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastAddDevice", (void **)&cuda_real.cuMulticastAddDevice);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mcHandle, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) &&
@@ -12640,6 +13030,7 @@ CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice de
   tracer_args.tracer_result = tracer_real(tracer_args.mcHandle, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
@@ -12662,10 +13053,11 @@ CUresult cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffs
   if (!tracer_real)
     tracer_real = (cuda_cuMulticastBindMem_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastBindMem", (void **)&cuda_real.cuMulticastBindMem);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mcHandle, mcOffset, memHandle, memOffset, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) &&
@@ -12710,6 +13102,7 @@ CUresult cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffs
                                           tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
@@ -12731,10 +13124,11 @@ CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOff
   if (!tracer_real)
     tracer_real = (cuda_cuMulticastBindAddr_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastBindAddr", (void **)&cuda_real.cuMulticastBindAddr);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mcHandle, mcOffset, memptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) &&
@@ -12776,6 +13170,7 @@ CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOff
                                           tracer_args.memptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
@@ -12797,10 +13192,11 @@ CUresult cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, 
   if (!tracer_real)
     tracer_real = (cuda_cuMulticastUnbind_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastUnbind", (void **)&cuda_real.cuMulticastUnbind);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mcHandle, dev, mcOffset, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) &&
@@ -12840,6 +13236,7 @@ CUresult cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, 
                                           tracer_args.mcOffset, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
@@ -12861,10 +13258,11 @@ CUresult cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectP
   if (!tracer_real)
     tracer_real = (cuda_cuMulticastGetGranularity_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastGetGranularity", (void **)&cuda_real.cuMulticastGetGranularity);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) &&
@@ -12902,6 +13300,7 @@ CUresult cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectP
                                           tracer_args.option);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
@@ -12923,10 +13322,11 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdevi
   if (!tracer_real)
     tracer_real = (cuda_cuPointerGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuPointerGetAttribute", (void **)&cuda_real.cuPointerGetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) &&
@@ -12963,6 +13363,7 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdevi
   tracer_args.tracer_result = tracer_real(tracer_args.data, tracer_args.attribute, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
@@ -12984,10 +13385,11 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation l
   if (!tracer_real)
     tracer_real = (cuda_cuMemPrefetchAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPrefetchAsync_v2", (void **)&cuda_real.cuMemPrefetchAsync_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, location, flags, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) &&
@@ -13029,6 +13431,7 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation l
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
@@ -13050,10 +13453,11 @@ CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
   if (!tracer_real)
     tracer_real = (cuda_cuMemAdvise_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAdvise_v2", (void **)&cuda_real.cuMemAdvise_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, advice, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) &&
@@ -13092,6 +13496,7 @@ CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
                                           tracer_args.location);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
@@ -13114,10 +13519,11 @@ CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count
   if (!tracer_real)
     tracer_real = (cuda_cuMemPrefetchBatchAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPrefetchBatchAsync", (void **)&cuda_real.cuMemPrefetchBatchAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        hStream);
   }
@@ -13169,6 +13575,7 @@ CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
@@ -13193,10 +13600,11 @@ CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
   if (!tracer_real)
     tracer_real = (cuda_cuMemDiscardBatchAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemDiscardBatchAsync", (void **)&cuda_real.cuMemDiscardBatchAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, flags, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) &&
@@ -13238,6 +13646,7 @@ CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
                                           tracer_args.flags, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
@@ -13263,10 +13672,11 @@ CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, si
   if (!tracer_real)
     tracer_real = (cuda_cuMemDiscardAndPrefetchBatchAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemDiscardAndPrefetchBatchAsync", (void **)&cuda_real.cuMemDiscardAndPrefetchBatchAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        hStream);
   }
@@ -13318,6 +13728,7 @@ CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, si
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
@@ -13342,10 +13753,11 @@ CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribu
   if (!tracer_real)
     tracer_real = (cuda_cuMemRangeGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemRangeGetAttribute", (void **)&cuda_real.cuMemRangeGetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) &&
@@ -13388,6 +13800,7 @@ CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribu
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
@@ -13409,10 +13822,11 @@ CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_att
   if (!tracer_real)
     tracer_real = (cuda_cuMemRangeGetAttributes_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemRangeGetAttributes", (void **)&cuda_real.cuMemRangeGetAttributes);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) &&
@@ -13457,6 +13871,7 @@ CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_att
                                           tracer_args.devPtr, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
@@ -13480,10 +13895,11 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
   if (!tracer_real)
     tracer_real = (cuda_cuPointerSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuPointerSetAttribute", (void **)&cuda_real.cuPointerSetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) &&
@@ -13520,6 +13936,7 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
   tracer_args.tracer_result = tracer_real(tracer_args.value, tracer_args.attribute, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
@@ -13541,10 +13958,11 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute 
   if (!tracer_real)
     tracer_real = (cuda_cuPointerGetAttributes_fn *)tracer_resolve(
         "libcuda.so.1", "cuPointerGetAttributes", (void **)&cuda_real.cuPointerGetAttributes);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) &&
@@ -13584,6 +14002,7 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute 
                                           tracer_args.data, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
@@ -13606,10 +14025,11 @@ CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamCreate", (void **)&cuda_real.cuStreamCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phStream, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) &&
@@ -13644,6 +14064,7 @@ CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.phStream, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
@@ -13665,10 +14086,11 @@ CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int 
   if (!tracer_real)
     tracer_real = (cuda_cuStreamCreateWithPriority_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamCreateWithPriority", (void **)&cuda_real.cuStreamCreateWithPriority);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phStream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) &&
@@ -13706,6 +14128,7 @@ CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int 
                                           tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
@@ -13727,10 +14150,11 @@ CUresult cuStreamGetPriority(CUstream hStream, int *priority) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamGetPriority_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetPriority", (void **)&cuda_real.cuStreamGetPriority);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) &&
@@ -13765,6 +14189,7 @@ CUresult cuStreamGetPriority(CUstream hStream, int *priority) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
@@ -13786,10 +14211,11 @@ CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamGetDevice_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetDevice", (void **)&cuda_real.cuStreamGetDevice);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) &&
@@ -13824,6 +14250,7 @@ CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
@@ -13845,10 +14272,11 @@ CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamGetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetFlags", (void **)&cuda_real.cuStreamGetFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) &&
@@ -13883,6 +14311,7 @@ CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
@@ -13904,10 +14333,11 @@ CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamGetId_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetId", (void **)&cuda_real.cuStreamGetId);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, streamId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) &&
@@ -13942,6 +14372,7 @@ CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.streamId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
@@ -13963,10 +14394,11 @@ CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamGetCtx_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetCtx", (void **)&cuda_real.cuStreamGetCtx);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, pctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) &&
@@ -14001,6 +14433,7 @@ CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.pctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
@@ -14022,10 +14455,11 @@ CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreen
   if (!tracer_real)
     tracer_real = (cuda_cuStreamGetCtx_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetCtx_v2", (void **)&cuda_real.cuStreamGetCtx_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, pCtx, pGreenCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) &&
@@ -14063,6 +14497,7 @@ CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreen
                                           tracer_args.pGreenCtx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
@@ -14085,10 +14520,11 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
   if (!tracer_real)
     tracer_real = (cuda_cuStreamWaitEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamWaitEvent", (void **)&cuda_real.cuStreamWaitEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, hEvent, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) &&
@@ -14126,6 +14562,7 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
                                           tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
@@ -14147,10 +14584,11 @@ CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *
   if (!tracer_real)
     tracer_real = (cuda_cuStreamAddCallback_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamAddCallback", (void **)&cuda_real.cuStreamAddCallback);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) &&
@@ -14190,6 +14628,7 @@ CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *
                                           tracer_args.userData, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
@@ -14210,10 +14649,11 @@ CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamBeginCapture_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamBeginCapture_v2", (void **)&cuda_real.cuStreamBeginCapture_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) &&
@@ -14248,6 +14688,7 @@ CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
@@ -14271,10 +14712,11 @@ CUresult cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuStreamBeginCaptureToGraph_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamBeginCaptureToGraph", (void **)&cuda_real.cuStreamBeginCaptureToGraph);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, hGraph, dependencies, dependencyData, numDependencies, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) &&
@@ -14320,6 +14762,7 @@ CUresult cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph,
                                           tracer_args.numDependencies, tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
@@ -14340,10 +14783,11 @@ CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) {
   if (!tracer_real)
     tracer_real = (cuda_cuThreadExchangeStreamCaptureMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuThreadExchangeStreamCaptureMode", (void **)&cuda_real.cuThreadExchangeStreamCaptureMode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) &&
@@ -14376,6 +14820,7 @@ CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) {
   tracer_args.tracer_result = tracer_real(tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
@@ -14397,10 +14842,11 @@ CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamEndCapture_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamEndCapture", (void **)&cuda_real.cuStreamEndCapture);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, phGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) &&
@@ -14435,6 +14881,7 @@ CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.phGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
@@ -14456,10 +14903,11 @@ CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureSta
   if (!tracer_real)
     tracer_real = (cuda_cuStreamIsCapturing_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamIsCapturing", (void **)&cuda_real.cuStreamIsCapturing);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, captureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) &&
@@ -14494,6 +14942,7 @@ CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureSta
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.captureStatus);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
@@ -14519,10 +14968,11 @@ CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *capt
   if (!tracer_real)
     tracer_real = (cuda_cuStreamGetCaptureInfo_v3_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetCaptureInfo_v3", (void **)&cuda_real.cuStreamGetCaptureInfo_v3);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, captureStatus_out, id_out, graph_out, dependencies_out,
                        edgeData_out, numDependencies_out);
   }
@@ -14572,6 +15022,7 @@ CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *capt
                                           tracer_args.numDependencies_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
@@ -14600,10 +15051,11 @@ CUresult cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dep
   if (!tracer_real)
     tracer_real = (cuda_cuStreamUpdateCaptureDependencies_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamUpdateCaptureDependencies_v2", (void **)&cuda_real.cuStreamUpdateCaptureDependencies_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, dependencies, dependencyData, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) &&
@@ -14646,6 +15098,7 @@ CUresult cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dep
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
@@ -14668,10 +15121,11 @@ CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t lengt
   if (!tracer_real)
     tracer_real = (cuda_cuStreamAttachMemAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamAttachMemAsync", (void **)&cuda_real.cuStreamAttachMemAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, dptr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) &&
@@ -14711,6 +15165,7 @@ CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t lengt
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
@@ -14731,10 +15186,11 @@ CUresult cuStreamQuery(CUstream hStream) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamQuery_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamQuery", (void **)&cuda_real.cuStreamQuery);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) &&
@@ -14767,6 +15223,7 @@ CUresult cuStreamQuery(CUstream hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
@@ -14787,10 +15244,11 @@ CUresult cuStreamSynchronize(CUstream hStream) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamSynchronize_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamSynchronize", (void **)&cuda_real.cuStreamSynchronize);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream);
   }
   cuda_depth++;
@@ -14805,6 +15263,7 @@ CUresult cuStreamSynchronize(CUstream hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_hook_cuStreamSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -14826,10 +15285,11 @@ CUresult cuStreamDestroy_v2(CUstream hStream) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamDestroy_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamDestroy_v2", (void **)&cuda_real.cuStreamDestroy_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) &&
@@ -14862,6 +15322,7 @@ CUresult cuStreamDestroy_v2(CUstream hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
@@ -14882,10 +15343,11 @@ CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamCopyAttributes_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamCopyAttributes", (void **)&cuda_real.cuStreamCopyAttributes);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) &&
@@ -14920,6 +15382,7 @@ CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
@@ -14940,10 +15403,11 @@ CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAtt
   if (!tracer_real)
     tracer_real = (cuda_cuStreamGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetAttribute", (void **)&cuda_real.cuStreamGetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) &&
@@ -14981,6 +15445,7 @@ CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAtt
                                           tracer_args.value_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
@@ -15001,10 +15466,11 @@ CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstr
   if (!tracer_real)
     tracer_real = (cuda_cuStreamSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamSetAttribute", (void **)&cuda_real.cuStreamSetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) &&
@@ -15041,6 +15507,7 @@ CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstr
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
@@ -15061,10 +15528,11 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuEventCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventCreate", (void **)&cuda_real.cuEventCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phEvent, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) &&
@@ -15099,6 +15567,7 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.phEvent, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
@@ -15120,10 +15589,11 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
   if (!tracer_real)
     tracer_real = (cuda_cuEventRecord_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventRecord", (void **)&cuda_real.cuEventRecord);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) &&
@@ -15158,6 +15628,7 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
@@ -15178,10 +15649,11 @@ CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int f
   if (!tracer_real)
     tracer_real = (cuda_cuEventRecordWithFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventRecordWithFlags", (void **)&cuda_real.cuEventRecordWithFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) &&
@@ -15219,6 +15691,7 @@ CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int f
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
@@ -15239,10 +15712,11 @@ CUresult cuEventQuery(CUevent hEvent) {
   if (!tracer_real)
     tracer_real = (cuda_cuEventQuery_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventQuery", (void **)&cuda_real.cuEventQuery);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) &&
@@ -15275,6 +15749,7 @@ CUresult cuEventQuery(CUevent hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
@@ -15295,10 +15770,11 @@ CUresult cuEventSynchronize(CUevent hEvent) {
   if (!tracer_real)
     tracer_real = (cuda_cuEventSynchronize_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventSynchronize", (void **)&cuda_real.cuEventSynchronize);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   cuda_depth++;
@@ -15313,6 +15789,7 @@ CUresult cuEventSynchronize(CUevent hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_hook_cuEventSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -15334,10 +15811,11 @@ CUresult cuEventDestroy_v2(CUevent hEvent) {
   if (!tracer_real)
     tracer_real = (cuda_cuEventDestroy_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventDestroy_v2", (void **)&cuda_real.cuEventDestroy_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) &&
@@ -15370,6 +15848,7 @@ CUresult cuEventDestroy_v2(CUevent hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
@@ -15390,10 +15869,11 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEn
   if (!tracer_real)
     tracer_real = (cuda_cuEventElapsedTime_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventElapsedTime_v2", (void **)&cuda_real.cuEventElapsedTime_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pMilliseconds, hStart, hEnd);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) &&
@@ -15431,6 +15911,7 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEn
                                           tracer_args.hEnd);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
@@ -15453,10 +15934,11 @@ CUresult cuImportExternalMemory(CUexternalMemory *extMem_out,
   if (!tracer_real)
     tracer_real = (cuda_cuImportExternalMemory_fn *)tracer_resolve(
         "libcuda.so.1", "cuImportExternalMemory", (void **)&cuda_real.cuImportExternalMemory);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) &&
@@ -15491,6 +15973,7 @@ CUresult cuImportExternalMemory(CUexternalMemory *extMem_out,
   tracer_args.tracer_result = tracer_real(tracer_args.extMem_out, tracer_args.memHandleDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
@@ -15513,10 +15996,11 @@ CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory e
   if (!tracer_real)
     tracer_real = (cuda_cuExternalMemoryGetMappedBuffer_fn *)tracer_resolve(
         "libcuda.so.1", "cuExternalMemoryGetMappedBuffer", (void **)&cuda_real.cuExternalMemoryGetMappedBuffer);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) &&
@@ -15554,6 +16038,7 @@ CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory e
                                           tracer_args.bufferDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
@@ -15576,10 +16061,11 @@ CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUext
   if (!tracer_real)
     tracer_real = (cuda_cuExternalMemoryGetMappedMipmappedArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuExternalMemoryGetMappedMipmappedArray", (void **)&cuda_real.cuExternalMemoryGetMappedMipmappedArray);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) &&
@@ -15617,6 +16103,7 @@ CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUext
                                           tracer_args.mipmapDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
@@ -15638,10 +16125,11 @@ CUresult cuDestroyExternalMemory(CUexternalMemory extMem) {
   if (!tracer_real)
     tracer_real = (cuda_cuDestroyExternalMemory_fn *)tracer_resolve(
         "libcuda.so.1", "cuDestroyExternalMemory", (void **)&cuda_real.cuDestroyExternalMemory);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) &&
@@ -15674,6 +16162,7 @@ CUresult cuDestroyExternalMemory(CUexternalMemory extMem) {
   tracer_args.tracer_result = tracer_real(tracer_args.extMem);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
@@ -15695,10 +16184,11 @@ CUresult cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
   if (!tracer_real)
     tracer_real = (cuda_cuImportExternalSemaphore_fn *)tracer_resolve(
         "libcuda.so.1", "cuImportExternalSemaphore", (void **)&cuda_real.cuImportExternalSemaphore);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) &&
@@ -15733,6 +16223,7 @@ CUresult cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
   tracer_args.tracer_result = tracer_real(tracer_args.extSem_out, tracer_args.semHandleDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
@@ -15756,10 +16247,11 @@ CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
   if (!tracer_real)
     tracer_real = (cuda_cuSignalExternalSemaphoresAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuSignalExternalSemaphoresAsync", (void **)&cuda_real.cuSignalExternalSemaphoresAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) &&
@@ -15799,6 +16291,7 @@ CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
                                           tracer_args.numExtSems, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
@@ -15821,10 +16314,11 @@ CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
   if (!tracer_real)
     tracer_real = (cuda_cuWaitExternalSemaphoresAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuWaitExternalSemaphoresAsync", (void **)&cuda_real.cuWaitExternalSemaphoresAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) &&
@@ -15864,6 +16358,7 @@ CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
                                           tracer_args.numExtSems, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
@@ -15884,10 +16379,11 @@ CUresult cuDestroyExternalSemaphore(CUexternalSemaphore extSem) {
   if (!tracer_real)
     tracer_real = (cuda_cuDestroyExternalSemaphore_fn *)tracer_resolve(
         "libcuda.so.1", "cuDestroyExternalSemaphore", (void **)&cuda_real.cuDestroyExternalSemaphore);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) &&
@@ -15920,6 +16416,7 @@ CUresult cuDestroyExternalSemaphore(CUexternalSemaphore extSem) {
   tracer_args.tracer_result = tracer_real(tracer_args.extSem);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
@@ -15941,10 +16438,11 @@ CUresult cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t va
   if (!tracer_real)
     tracer_real = (cuda_cuStreamWaitValue32_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamWaitValue32_v2", (void **)&cuda_real.cuStreamWaitValue32_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) &&
@@ -15984,6 +16482,7 @@ CUresult cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t va
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
@@ -16005,10 +16504,11 @@ CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t va
   if (!tracer_real)
     tracer_real = (cuda_cuStreamWaitValue64_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamWaitValue64_v2", (void **)&cuda_real.cuStreamWaitValue64_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) &&
@@ -16048,6 +16548,7 @@ CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t va
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
@@ -16069,10 +16570,11 @@ CUresult cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t v
   if (!tracer_real)
     tracer_real = (cuda_cuStreamWriteValue32_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamWriteValue32_v2", (void **)&cuda_real.cuStreamWriteValue32_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) &&
@@ -16112,6 +16614,7 @@ CUresult cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t v
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
@@ -16133,10 +16636,11 @@ CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t v
   if (!tracer_real)
     tracer_real = (cuda_cuStreamWriteValue64_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamWriteValue64_v2", (void **)&cuda_real.cuStreamWriteValue64_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) &&
@@ -16176,6 +16680,7 @@ CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t v
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
@@ -16197,10 +16702,11 @@ CUresult cuStreamBatchMemOp_v2(CUstream stream, unsigned int count,
   if (!tracer_real)
     tracer_real = (cuda_cuStreamBatchMemOp_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamBatchMemOp_v2", (void **)&cuda_real.cuStreamBatchMemOp_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, count, paramArray, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) &&
@@ -16240,6 +16746,7 @@ CUresult cuStreamBatchMemOp_v2(CUstream stream, unsigned int count,
                                           tracer_args.paramArray, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
@@ -16260,10 +16767,11 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
   if (!tracer_real)
     tracer_real = (cuda_cuFuncGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncGetAttribute", (void **)&cuda_real.cuFuncGetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) &&
@@ -16300,6 +16808,7 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
   tracer_args.tracer_result = tracer_real(tracer_args.pi, tracer_args.attrib, tracer_args.hfunc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
@@ -16321,10 +16830,11 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int v
   if (!tracer_real)
     tracer_real = (cuda_cuFuncSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncSetAttribute", (void **)&cuda_real.cuFuncSetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, attrib, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) &&
@@ -16361,6 +16871,7 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int v
   tracer_args.tracer_result = tracer_real(tracer_args.hfunc, tracer_args.attrib, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
@@ -16381,10 +16892,11 @@ CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) {
   if (!tracer_real)
     tracer_real = (cuda_cuFuncSetCacheConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncSetCacheConfig", (void **)&cuda_real.cuFuncSetCacheConfig);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) &&
@@ -16419,6 +16931,7 @@ CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) {
   tracer_args.tracer_result = tracer_real(tracer_args.hfunc, tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
@@ -16439,10 +16952,11 @@ CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
   if (!tracer_real)
     tracer_real = (cuda_cuFuncGetModule_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncGetModule", (void **)&cuda_real.cuFuncGetModule);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hmod, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) &&
@@ -16477,6 +16991,7 @@ CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
   tracer_args.tracer_result = tracer_real(tracer_args.hmod, tracer_args.hfunc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
@@ -16498,10 +17013,11 @@ CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
   if (!tracer_real)
     tracer_real = (cuda_cuFuncGetName_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncGetName", (void **)&cuda_real.cuFuncGetName);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) &&
@@ -16536,6 +17052,7 @@ CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.hfunc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
@@ -16558,10 +17075,11 @@ CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOff
   if (!tracer_real)
     tracer_real = (cuda_cuFuncGetParamInfo_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncGetParamInfo", (void **)&cuda_real.cuFuncGetParamInfo);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) &&
@@ -16601,6 +17119,7 @@ CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOff
                                           tracer_args.paramOffset, tracer_args.paramSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
@@ -16623,10 +17142,11 @@ CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) {
   if (!tracer_real)
     tracer_real = (cuda_cuFuncIsLoaded_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncIsLoaded", (void **)&cuda_real.cuFuncIsLoaded);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(state, function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) &&
@@ -16661,6 +17181,7 @@ CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) {
   tracer_args.tracer_result = tracer_real(tracer_args.state, tracer_args.function);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
@@ -16682,10 +17203,11 @@ CUresult cuFuncLoad(CUfunction function) {
   if (!tracer_real)
     tracer_real = (cuda_cuFuncLoad_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncLoad", (void **)&cuda_real.cuFuncLoad);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) &&
@@ -16718,6 +17240,7 @@ CUresult cuFuncLoad(CUfunction function) {
   tracer_args.tracer_result = tracer_real(tracer_args.function);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
@@ -16741,10 +17264,11 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
   if (!tracer_real)
     tracer_real = (cuda_cuLaunchKernel_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchKernel", (void **)&cuda_real.cuLaunchKernel);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, hStream, kernelParams, extra);
   }
@@ -16794,6 +17318,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
                                           tracer_args.kernelParams, tracer_args.extra);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -16818,10 +17343,11 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
   if (!tracer_real)
     tracer_real = (cuda_cuLaunchKernelEx_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchKernelEx", (void **)&cuda_real.cuLaunchKernelEx);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config, f, kernelParams, extra);
   }
   cuda_depth++;
@@ -16854,6 +17380,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
                                           tracer_args.kernelParams, tracer_args.extra);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -16881,10 +17408,11 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
   if (!tracer_real)
     tracer_real = (cuda_cuLaunchCooperativeKernel_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchCooperativeKernel", (void **)&cuda_real.cuLaunchCooperativeKernel);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, hStream, kernelParams);
   }
@@ -16932,6 +17460,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
                                           tracer_args.kernelParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -16955,10 +17484,11 @@ CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsLi
   if (!tracer_real)
     tracer_real = (cuda_cuLaunchCooperativeKernelMultiDevice_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchCooperativeKernelMultiDevice", (void **)&cuda_real.cuLaunchCooperativeKernelMultiDevice);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) &&
@@ -16996,6 +17526,7 @@ CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsLi
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
@@ -17016,10 +17547,11 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData) {
   if (!tracer_real)
     tracer_real = (cuda_cuLaunchHostFunc_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchHostFunc", (void **)&cuda_real.cuLaunchHostFunc);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) &&
@@ -17056,6 +17588,7 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.fn, tracer_args.userData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
@@ -17076,10 +17609,11 @@ CUresult cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z) {
   if (!tracer_real)
     tracer_real = (cuda_cuFuncSetBlockShape_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncSetBlockShape", (void **)&cuda_real.cuFuncSetBlockShape);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, x, y, z);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) &&
@@ -17119,6 +17653,7 @@ CUresult cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z) {
                                           tracer_args.z);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
@@ -17139,10 +17674,11 @@ CUresult cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes) {
   if (!tracer_real)
     tracer_real = (cuda_cuFuncSetSharedSize_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncSetSharedSize", (void **)&cuda_real.cuFuncSetSharedSize);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) &&
@@ -17177,6 +17713,7 @@ CUresult cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.hfunc, tracer_args.bytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
@@ -17197,10 +17734,11 @@ CUresult cuParamSetSize(CUfunction hfunc, unsigned int numbytes) {
   if (!tracer_real)
     tracer_real = (cuda_cuParamSetSize_fn *)tracer_resolve(
         "libcuda.so.1", "cuParamSetSize", (void **)&cuda_real.cuParamSetSize);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, numbytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) &&
@@ -17235,6 +17773,7 @@ CUresult cuParamSetSize(CUfunction hfunc, unsigned int numbytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.hfunc, tracer_args.numbytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
@@ -17255,10 +17794,11 @@ CUresult cuParamSeti(CUfunction hfunc, int offset, unsigned int value) {
   if (!tracer_real)
     tracer_real = (cuda_cuParamSeti_fn *)tracer_resolve(
         "libcuda.so.1", "cuParamSeti", (void **)&cuda_real.cuParamSeti);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) &&
@@ -17295,6 +17835,7 @@ CUresult cuParamSeti(CUfunction hfunc, int offset, unsigned int value) {
   tracer_args.tracer_result = tracer_real(tracer_args.hfunc, tracer_args.offset, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
@@ -17315,10 +17856,11 @@ CUresult cuParamSetf(CUfunction hfunc, int offset, float value) {
   if (!tracer_real)
     tracer_real = (cuda_cuParamSetf_fn *)tracer_resolve(
         "libcuda.so.1", "cuParamSetf", (void **)&cuda_real.cuParamSetf);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) &&
@@ -17355,6 +17897,7 @@ CUresult cuParamSetf(CUfunction hfunc, int offset, float value) {
   tracer_args.tracer_result = tracer_real(tracer_args.hfunc, tracer_args.offset, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
@@ -17375,10 +17918,11 @@ CUresult cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numby
   if (!tracer_real)
     tracer_real = (cuda_cuParamSetv_fn *)tracer_resolve(
         "libcuda.so.1", "cuParamSetv", (void **)&cuda_real.cuParamSetv);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, ptr, numbytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) &&
@@ -17418,6 +17962,7 @@ CUresult cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numby
                                           tracer_args.numbytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
@@ -17438,10 +17983,11 @@ CUresult cuLaunch(CUfunction f) {
   if (!tracer_real)
     tracer_real = (cuda_cuLaunch_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunch", (void **)&cuda_real.cuLaunch);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) &&
@@ -17474,6 +18020,7 @@ CUresult cuLaunch(CUfunction f) {
   tracer_args.tracer_result = tracer_real(tracer_args.f);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
@@ -17494,10 +18041,11 @@ CUresult cuLaunchGrid(CUfunction f, int grid_width, int grid_height) {
   if (!tracer_real)
     tracer_real = (cuda_cuLaunchGrid_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchGrid", (void **)&cuda_real.cuLaunchGrid);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, grid_width, grid_height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) &&
@@ -17535,6 +18083,7 @@ CUresult cuLaunchGrid(CUfunction f, int grid_width, int grid_height) {
                                           tracer_args.grid_height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
@@ -17555,10 +18104,11 @@ CUresult cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstre
   if (!tracer_real)
     tracer_real = (cuda_cuLaunchGridAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchGridAsync", (void **)&cuda_real.cuLaunchGridAsync);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, grid_width, grid_height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) &&
@@ -17598,6 +18148,7 @@ CUresult cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstre
                                           tracer_args.grid_height, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
@@ -17618,10 +18169,11 @@ CUresult cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuParamSetTexRef_fn *)tracer_resolve(
         "libcuda.so.1", "cuParamSetTexRef", (void **)&cuda_real.cuParamSetTexRef);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, texunit, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) &&
@@ -17659,6 +18211,7 @@ CUresult cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef) {
                                           tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
@@ -17679,10 +18232,11 @@ CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config) {
   if (!tracer_real)
     tracer_real = (cuda_cuFuncSetSharedMemConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncSetSharedMemConfig", (void **)&cuda_real.cuFuncSetSharedMemConfig);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) &&
@@ -17717,6 +18271,7 @@ CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config) {
   tracer_args.tracer_result = tracer_real(tracer_args.hfunc, tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
@@ -17737,10 +18292,11 @@ CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphCreate", (void **)&cuda_real.cuGraphCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) &&
@@ -17775,6 +18331,7 @@ CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.phGraph, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
@@ -17798,10 +18355,11 @@ CUresult cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddKernelNode_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddKernelNode_v2", (void **)&cuda_real.cuGraphAddKernelNode_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) &&
@@ -17844,6 +18402,7 @@ CUresult cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
@@ -17865,10 +18424,11 @@ CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAM
   if (!tracer_real)
     tracer_real = (cuda_cuGraphKernelNodeGetParams_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphKernelNodeGetParams_v2", (void **)&cuda_real.cuGraphKernelNodeGetParams_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) &&
@@ -17903,6 +18463,7 @@ CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAM
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
@@ -17923,10 +18484,11 @@ CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNEL_NODE
   if (!tracer_real)
     tracer_real = (cuda_cuGraphKernelNodeSetParams_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphKernelNodeSetParams_v2", (void **)&cuda_real.cuGraphKernelNodeSetParams_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) &&
@@ -17961,6 +18523,7 @@ CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNEL_NODE
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
@@ -17983,10 +18546,11 @@ CUresult cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddMemcpyNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddMemcpyNode", (void **)&cuda_real.cuGraphAddMemcpyNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) &&
@@ -18031,6 +18595,7 @@ CUresult cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.copyParams, tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
@@ -18052,10 +18617,11 @@ CUresult cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams
   if (!tracer_real)
     tracer_real = (cuda_cuGraphMemcpyNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemcpyNodeGetParams", (void **)&cuda_real.cuGraphMemcpyNodeGetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) &&
@@ -18090,6 +18656,7 @@ CUresult cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
@@ -18110,10 +18677,11 @@ CUresult cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *node
   if (!tracer_real)
     tracer_real = (cuda_cuGraphMemcpyNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemcpyNodeSetParams", (void **)&cuda_real.cuGraphMemcpyNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) &&
@@ -18148,6 +18716,7 @@ CUresult cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *node
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
@@ -18170,10 +18739,11 @@ CUresult cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddMemsetNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddMemsetNode", (void **)&cuda_real.cuGraphAddMemsetNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) &&
@@ -18219,6 +18789,7 @@ CUresult cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.memsetParams, tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
@@ -18240,10 +18811,11 @@ CUresult cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *
   if (!tracer_real)
     tracer_real = (cuda_cuGraphMemsetNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemsetNodeGetParams", (void **)&cuda_real.cuGraphMemsetNodeGetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) &&
@@ -18278,6 +18850,7 @@ CUresult cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
@@ -18298,10 +18871,11 @@ CUresult cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PA
   if (!tracer_real)
     tracer_real = (cuda_cuGraphMemsetNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemsetNodeSetParams", (void **)&cuda_real.cuGraphMemsetNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) &&
@@ -18336,6 +18910,7 @@ CUresult cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PA
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
@@ -18358,10 +18933,11 @@ CUresult cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddHostNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddHostNode", (void **)&cuda_real.cuGraphAddHostNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) &&
@@ -18404,6 +18980,7 @@ CUresult cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
@@ -18425,10 +19002,11 @@ CUresult cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *node
   if (!tracer_real)
     tracer_real = (cuda_cuGraphHostNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphHostNodeGetParams", (void **)&cuda_real.cuGraphHostNodeGetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) &&
@@ -18463,6 +19041,7 @@ CUresult cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *node
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
@@ -18483,10 +19062,11 @@ CUresult cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS
   if (!tracer_real)
     tracer_real = (cuda_cuGraphHostNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphHostNodeSetParams", (void **)&cuda_real.cuGraphHostNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) &&
@@ -18521,6 +19101,7 @@ CUresult cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
@@ -18543,10 +19124,11 @@ CUresult cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddChildGraphNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddChildGraphNode", (void **)&cuda_real.cuGraphAddChildGraphNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) &&
@@ -18589,6 +19171,7 @@ CUresult cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.childGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
@@ -18610,10 +19193,11 @@ CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphChildGraphNodeGetGraph_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphChildGraphNodeGetGraph", (void **)&cuda_real.cuGraphChildGraphNodeGetGraph);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, phGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) &&
@@ -18648,6 +19232,7 @@ CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.phGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
@@ -18670,10 +19255,11 @@ CUresult cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddEmptyNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddEmptyNode", (void **)&cuda_real.cuGraphAddEmptyNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) &&
@@ -18713,6 +19299,7 @@ CUresult cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.dependencies, tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
@@ -18736,10 +19323,11 @@ CUresult cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddEventRecordNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddEventRecordNode", (void **)&cuda_real.cuGraphAddEventRecordNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) &&
@@ -18782,6 +19370,7 @@ CUresult cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
@@ -18803,10 +19392,11 @@ CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphEventRecordNodeGetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphEventRecordNodeGetEvent", (void **)&cuda_real.cuGraphEventRecordNodeGetEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) &&
@@ -18841,6 +19431,7 @@ CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out) {
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.event_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
@@ -18862,10 +19453,11 @@ CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphEventRecordNodeSetEvent", (void **)&cuda_real.cuGraphEventRecordNodeSetEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) &&
@@ -18900,6 +19492,7 @@ CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event) {
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
@@ -18922,10 +19515,11 @@ CUresult cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddEventWaitNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddEventWaitNode", (void **)&cuda_real.cuGraphAddEventWaitNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) &&
@@ -18968,6 +19562,7 @@ CUresult cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
@@ -18989,10 +19584,11 @@ CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphEventWaitNodeGetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphEventWaitNodeGetEvent", (void **)&cuda_real.cuGraphEventWaitNodeGetEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) &&
@@ -19027,6 +19623,7 @@ CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out) {
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.event_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
@@ -19048,10 +19645,11 @@ CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphEventWaitNodeSetEvent", (void **)&cuda_real.cuGraphEventWaitNodeSetEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) &&
@@ -19086,6 +19684,7 @@ CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event) {
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
@@ -19109,10 +19708,11 @@ CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgrap
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddExternalSemaphoresSignalNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddExternalSemaphoresSignalNode", (void **)&cuda_real.cuGraphAddExternalSemaphoresSignalNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) &&
@@ -19155,6 +19755,7 @@ CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgrap
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
@@ -19177,10 +19778,11 @@ CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExternalSemaphoresSignalNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExternalSemaphoresSignalNodeGetParams", (void **)&cuda_real.cuGraphExternalSemaphoresSignalNodeGetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) &&
@@ -19215,6 +19817,7 @@ CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode,
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.params_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
@@ -19236,10 +19839,11 @@ CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExternalSemaphoresSignalNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExternalSemaphoresSignalNodeSetParams", (void **)&cuda_real.cuGraphExternalSemaphoresSignalNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) &&
@@ -19274,6 +19878,7 @@ CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode,
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
@@ -19297,10 +19902,11 @@ CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph 
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddExternalSemaphoresWaitNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddExternalSemaphoresWaitNode", (void **)&cuda_real.cuGraphAddExternalSemaphoresWaitNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) &&
@@ -19343,6 +19949,7 @@ CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph 
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
@@ -19365,10 +19972,11 @@ CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExternalSemaphoresWaitNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExternalSemaphoresWaitNodeGetParams", (void **)&cuda_real.cuGraphExternalSemaphoresWaitNodeGetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) &&
@@ -19403,6 +20011,7 @@ CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode,
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.params_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
@@ -19424,10 +20033,11 @@ CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExternalSemaphoresWaitNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExternalSemaphoresWaitNodeSetParams", (void **)&cuda_real.cuGraphExternalSemaphoresWaitNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) &&
@@ -19462,6 +20072,7 @@ CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode,
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
@@ -19484,10 +20095,11 @@ CUresult cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddBatchMemOpNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddBatchMemOpNode", (void **)&cuda_real.cuGraphAddBatchMemOpNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) &&
@@ -19530,6 +20142,7 @@ CUresult cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
@@ -19552,10 +20165,11 @@ CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphBatchMemOpNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphBatchMemOpNodeGetParams", (void **)&cuda_real.cuGraphBatchMemOpNodeGetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) &&
@@ -19590,6 +20204,7 @@ CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode,
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
@@ -19611,10 +20226,11 @@ CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphBatchMemOpNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphBatchMemOpNodeSetParams", (void **)&cuda_real.cuGraphBatchMemOpNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) &&
@@ -19649,6 +20265,7 @@ CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode,
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
@@ -19670,10 +20287,11 @@ CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode 
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecBatchMemOpNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecBatchMemOpNodeSetParams", (void **)&cuda_real.cuGraphExecBatchMemOpNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) &&
@@ -19711,6 +20329,7 @@ CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode 
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
@@ -19733,10 +20352,11 @@ CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddMemAllocNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddMemAllocNode", (void **)&cuda_real.cuGraphAddMemAllocNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) &&
@@ -19779,6 +20399,7 @@ CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
@@ -19800,10 +20421,11 @@ CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PAR
   if (!tracer_real)
     tracer_real = (cuda_cuGraphMemAllocNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemAllocNodeGetParams", (void **)&cuda_real.cuGraphMemAllocNodeGetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) &&
@@ -19838,6 +20460,7 @@ CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PAR
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.params_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
@@ -19860,10 +20483,11 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddMemFreeNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddMemFreeNode", (void **)&cuda_real.cuGraphAddMemFreeNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) &&
@@ -19906,6 +20530,7 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.dptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(311, tracer_depth, tracer_args.tracer_status);
@@ -19927,10 +20552,11 @@ CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphMemFreeNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemFreeNodeGetParams", (void **)&cuda_real.cuGraphMemFreeNodeGetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, dptr_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) &&
@@ -19965,6 +20591,7 @@ CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out) {
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.dptr_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
@@ -19986,10 +20613,11 @@ CUresult cuDeviceGraphMemTrim(CUdevice device) {
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGraphMemTrim_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGraphMemTrim", (void **)&cuda_real.cuDeviceGraphMemTrim);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) &&
@@ -20022,6 +20650,7 @@ CUresult cuDeviceGraphMemTrim(CUdevice device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
@@ -20042,10 +20671,11 @@ CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetGraphMemAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetGraphMemAttribute", (void **)&cuda_real.cuDeviceGetGraphMemAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) &&
@@ -20082,6 +20712,7 @@ CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
@@ -20102,10 +20733,11 @@ CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceSetGraphMemAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceSetGraphMemAttribute", (void **)&cuda_real.cuDeviceSetGraphMemAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) &&
@@ -20142,6 +20774,7 @@ CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
@@ -20162,10 +20795,11 @@ CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphClone_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphClone", (void **)&cuda_real.cuGraphClone);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) &&
@@ -20200,6 +20834,7 @@ CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.phGraphClone, tracer_args.originalGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
@@ -20221,10 +20856,11 @@ CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, 
   if (!tracer_real)
     tracer_real = (cuda_cuGraphNodeFindInClone_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeFindInClone", (void **)&cuda_real.cuGraphNodeFindInClone);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phNode, hOriginalNode, hClonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) &&
@@ -20262,6 +20898,7 @@ CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, 
                                           tracer_args.hClonedGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
@@ -20283,10 +20920,11 @@ CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphNodeGetType_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeGetType", (void **)&cuda_real.cuGraphNodeGetType);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) &&
@@ -20321,6 +20959,7 @@ CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type) {
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
@@ -20342,10 +20981,11 @@ CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphGetNodes_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphGetNodes", (void **)&cuda_real.cuGraphGetNodes);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) &&
@@ -20383,6 +21023,7 @@ CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes) {
                                           tracer_args.numNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
@@ -20405,10 +21046,11 @@ CUresult cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *num
   if (!tracer_real)
     tracer_real = (cuda_cuGraphGetRootNodes_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphGetRootNodes", (void **)&cuda_real.cuGraphGetRootNodes);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, rootNodes, numRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) &&
@@ -20446,6 +21088,7 @@ CUresult cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *num
                                           tracer_args.numRootNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
@@ -20469,10 +21112,11 @@ CUresult cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphGetEdges_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphGetEdges_v2", (void **)&cuda_real.cuGraphGetEdges_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) &&
@@ -20514,6 +21158,7 @@ CUresult cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to,
                                           tracer_args.edgeData, tracer_args.numEdges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(321, tracer_depth, tracer_args.tracer_status);
@@ -20538,10 +21183,11 @@ CUresult cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependenc
   if (!tracer_real)
     tracer_real = (cuda_cuGraphNodeGetDependencies_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeGetDependencies_v2", (void **)&cuda_real.cuGraphNodeGetDependencies_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, dependencies, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) &&
@@ -20581,6 +21227,7 @@ CUresult cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependenc
                                           tracer_args.edgeData, tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
@@ -20604,10 +21251,11 @@ CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *depende
   if (!tracer_real)
     tracer_real = (cuda_cuGraphNodeGetDependentNodes_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeGetDependentNodes_v2", (void **)&cuda_real.cuGraphNodeGetDependentNodes_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, dependentNodes, edgeData, numDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) &&
@@ -20647,6 +21295,7 @@ CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *depende
                                           tracer_args.edgeData, tracer_args.numDependentNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
@@ -20670,10 +21319,11 @@ CUresult cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, cons
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddDependencies_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddDependencies_v2", (void **)&cuda_real.cuGraphAddDependencies_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) &&
@@ -20715,6 +21365,7 @@ CUresult cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, cons
                                           tracer_args.edgeData, tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
@@ -20737,10 +21388,11 @@ CUresult cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphRemoveDependencies_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphRemoveDependencies_v2", (void **)&cuda_real.cuGraphRemoveDependencies_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) &&
@@ -20782,6 +21434,7 @@ CUresult cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from,
                                           tracer_args.edgeData, tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
@@ -20802,10 +21455,11 @@ CUresult cuGraphDestroyNode(CUgraphNode hNode) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphDestroyNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphDestroyNode", (void **)&cuda_real.cuGraphDestroyNode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) &&
@@ -20838,6 +21492,7 @@ CUresult cuGraphDestroyNode(CUgraphNode hNode) {
   tracer_args.tracer_result = tracer_real(tracer_args.hNode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
@@ -20859,10 +21514,11 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphInstantiateWithFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphInstantiateWithFlags", (void **)&cuda_real.cuGraphInstantiateWithFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphExec, hGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) &&
@@ -20900,6 +21556,7 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
@@ -20922,10 +21579,11 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphInstantiateWithParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphInstantiateWithParams", (void **)&cuda_real.cuGraphInstantiateWithParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphExec, hGraph, instantiateParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) &&
@@ -20963,6 +21621,7 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph,
                                           tracer_args.instantiateParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
@@ -20984,10 +21643,11 @@ CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecGetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecGetFlags", (void **)&cuda_real.cuGraphExecGetFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) &&
@@ -21022,6 +21682,7 @@ CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.hGraphExec, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
@@ -21044,10 +21705,11 @@ CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode h
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecKernelNodeSetParams_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecKernelNodeSetParams_v2", (void **)&cuda_real.cuGraphExecKernelNodeSetParams_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) &&
@@ -21085,6 +21747,7 @@ CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode h
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
@@ -21106,10 +21769,11 @@ CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecMemcpyNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecMemcpyNodeSetParams", (void **)&cuda_real.cuGraphExecMemcpyNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, copyParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) &&
@@ -21149,6 +21813,7 @@ CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
                                           tracer_args.copyParams, tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
@@ -21170,10 +21835,11 @@ CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecMemsetNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecMemsetNodeSetParams", (void **)&cuda_real.cuGraphExecMemsetNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, memsetParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) &&
@@ -21213,6 +21879,7 @@ CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
                                           tracer_args.memsetParams, tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
@@ -21234,10 +21901,11 @@ CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecHostNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecHostNodeSetParams", (void **)&cuda_real.cuGraphExecHostNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) &&
@@ -21275,6 +21943,7 @@ CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
@@ -21296,10 +21965,11 @@ CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode 
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecChildGraphNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecChildGraphNodeSetParams", (void **)&cuda_real.cuGraphExecChildGraphNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) &&
@@ -21337,6 +22007,7 @@ CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode 
                                           tracer_args.childGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
@@ -21357,10 +22028,11 @@ CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode 
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecEventRecordNodeSetEvent", (void **)&cuda_real.cuGraphExecEventRecordNodeSetEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) &&
@@ -21398,6 +22070,7 @@ CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode 
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
@@ -21418,10 +22091,11 @@ CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hN
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecEventWaitNodeSetEvent", (void **)&cuda_real.cuGraphExecEventWaitNodeSetEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) &&
@@ -21459,6 +22133,7 @@ CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hN
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
@@ -21480,10 +22155,11 @@ CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecExternalSemaphoresSignalNodeSetParams", (void **)&cuda_real.cuGraphExecExternalSemaphoresSignalNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) &&
@@ -21521,6 +22197,7 @@ CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
@@ -21542,10 +22219,11 @@ CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, 
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecExternalSemaphoresWaitNodeSetParams", (void **)&cuda_real.cuGraphExecExternalSemaphoresWaitNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) &&
@@ -21583,6 +22261,7 @@ CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, 
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
@@ -21603,10 +22282,11 @@ CUresult cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsign
   if (!tracer_real)
     tracer_real = (cuda_cuGraphNodeSetEnabled_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeSetEnabled", (void **)&cuda_real.cuGraphNodeSetEnabled);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) &&
@@ -21644,6 +22324,7 @@ CUresult cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsign
                                           tracer_args.isEnabled);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
@@ -21664,10 +22345,11 @@ CUresult cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsign
   if (!tracer_real)
     tracer_real = (cuda_cuGraphNodeGetEnabled_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeGetEnabled", (void **)&cuda_real.cuGraphNodeGetEnabled);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) &&
@@ -21705,6 +22387,7 @@ CUresult cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsign
                                           tracer_args.isEnabled);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
@@ -21726,10 +22409,11 @@ CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphUpload_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphUpload", (void **)&cuda_real.cuGraphUpload);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) &&
@@ -21764,6 +22448,7 @@ CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.hGraphExec, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
@@ -21784,10 +22469,11 @@ CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphLaunch_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphLaunch", (void **)&cuda_real.cuGraphLaunch);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) &&
@@ -21822,6 +22508,7 @@ CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.hGraphExec, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
@@ -21842,10 +22529,11 @@ CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecDestroy", (void **)&cuda_real.cuGraphExecDestroy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) &&
@@ -21878,6 +22566,7 @@ CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) {
   tracer_args.tracer_result = tracer_real(tracer_args.hGraphExec);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
@@ -21898,10 +22587,11 @@ CUresult cuGraphDestroy(CUgraph hGraph) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphDestroy", (void **)&cuda_real.cuGraphDestroy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) &&
@@ -21934,6 +22624,7 @@ CUresult cuGraphDestroy(CUgraph hGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.hGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
@@ -21955,10 +22646,11 @@ CUresult cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecUpdate_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecUpdate_v2", (void **)&cuda_real.cuGraphExecUpdate_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) &&
@@ -21996,6 +22688,7 @@ CUresult cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph,
                                           tracer_args.resultInfo);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
@@ -22016,10 +22709,11 @@ CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphKernelNodeCopyAttributes_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphKernelNodeCopyAttributes", (void **)&cuda_real.cuGraphKernelNodeCopyAttributes);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) &&
@@ -22054,6 +22748,7 @@ CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
@@ -22075,10 +22770,11 @@ CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID att
   if (!tracer_real)
     tracer_real = (cuda_cuGraphKernelNodeGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphKernelNodeGetAttribute", (void **)&cuda_real.cuGraphKernelNodeGetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) &&
@@ -22116,6 +22812,7 @@ CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID att
                                           tracer_args.value_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
@@ -22137,10 +22834,11 @@ CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID att
   if (!tracer_real)
     tracer_real = (cuda_cuGraphKernelNodeSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphKernelNodeSetAttribute", (void **)&cuda_real.cuGraphKernelNodeSetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) &&
@@ -22177,6 +22875,7 @@ CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID att
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
@@ -22197,10 +22896,11 @@ CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int fla
   if (!tracer_real)
     tracer_real = (cuda_cuGraphDebugDotPrint_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphDebugDotPrint", (void **)&cuda_real.cuGraphDebugDotPrint);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, path, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) &&
@@ -22237,6 +22937,7 @@ CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int fla
   tracer_args.tracer_result = tracer_real(tracer_args.hGraph, tracer_args.path, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(349, tracer_depth, tracer_args.tracer_status);
@@ -22258,10 +22959,11 @@ CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destro
   if (!tracer_real)
     tracer_real = (cuda_cuUserObjectCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuUserObjectCreate", (void **)&cuda_real.cuUserObjectCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) &&
@@ -22304,6 +23006,7 @@ CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destro
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(350, tracer_depth, tracer_args.tracer_status);
@@ -22325,10 +23028,11 @@ CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) {
   if (!tracer_real)
     tracer_real = (cuda_cuUserObjectRetain_fn *)tracer_resolve(
         "libcuda.so.1", "cuUserObjectRetain", (void **)&cuda_real.cuUserObjectRetain);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) &&
@@ -22363,6 +23067,7 @@ CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) {
   tracer_args.tracer_result = tracer_real(tracer_args.object, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(351, tracer_depth, tracer_args.tracer_status);
@@ -22383,10 +23088,11 @@ CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
   if (!tracer_real)
     tracer_real = (cuda_cuUserObjectRelease_fn *)tracer_resolve(
         "libcuda.so.1", "cuUserObjectRelease", (void **)&cuda_real.cuUserObjectRelease);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) &&
@@ -22421,6 +23127,7 @@ CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
   tracer_args.tracer_result = tracer_real(tracer_args.object, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(352, tracer_depth, tracer_args.tracer_status);
@@ -22442,10 +23149,11 @@ CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned in
   if (!tracer_real)
     tracer_real = (cuda_cuGraphRetainUserObject_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphRetainUserObject", (void **)&cuda_real.cuGraphRetainUserObject);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, object, count, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) &&
@@ -22485,6 +23193,7 @@ CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned in
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(353, tracer_depth, tracer_args.tracer_status);
@@ -22505,10 +23214,11 @@ CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned i
   if (!tracer_real)
     tracer_real = (cuda_cuGraphReleaseUserObject_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphReleaseUserObject", (void **)&cuda_real.cuGraphReleaseUserObject);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) &&
@@ -22545,6 +23255,7 @@ CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned i
   tracer_args.tracer_result = tracer_real(tracer_args.graph, tracer_args.object, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(354, tracer_depth, tracer_args.tracer_status);
@@ -22567,10 +23278,11 @@ CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphAddNode_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddNode_v2", (void **)&cuda_real.cuGraphAddNode_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, dependencyData, numDependencies,
                        nodeParams);
   }
@@ -22617,6 +23329,7 @@ CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
                                           tracer_args.numDependencies, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(355, tracer_depth, tracer_args.tracer_status);
@@ -22638,10 +23351,11 @@ CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams) 
   if (!tracer_real)
     tracer_real = (cuda_cuGraphNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeSetParams", (void **)&cuda_real.cuGraphNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) &&
@@ -22676,6 +23390,7 @@ CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams) 
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(356, tracer_depth, tracer_args.tracer_status);
@@ -22697,10 +23412,11 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
   if (!tracer_real)
     tracer_real = (cuda_cuGraphExecNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecNodeSetParams", (void **)&cuda_real.cuGraphExecNodeSetParams);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) &&
@@ -22738,6 +23454,7 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(357, tracer_depth, tracer_args.tracer_status);
@@ -22760,10 +23477,11 @@ CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, C
   if (!tracer_real)
     tracer_real = (cuda_cuGraphConditionalHandleCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphConditionalHandleCreate", (void **)&cuda_real.cuGraphConditionalHandleCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle_out, hGraph, ctx, defaultLaunchValue, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) &&
@@ -22806,6 +23524,7 @@ CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, C
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(358, tracer_depth, tracer_args.tracer_status);
@@ -22828,10 +23547,11 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction 
   if (!tracer_real)
     tracer_real = (cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&cuda_real.cuOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -22871,6 +23591,7 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction 
                                           tracer_args.blockSize, tracer_args.dynamicSMemSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(359, tracer_depth, tracer_args.tracer_status);
@@ -22894,10 +23615,11 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CU
   if (!tracer_real)
     tracer_real = (cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&cuda_real.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -22940,6 +23662,7 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CU
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(360, tracer_depth, tracer_args.tracer_status);
@@ -22963,10 +23686,11 @@ CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfu
   if (!tracer_real)
     tracer_real = (cuda_cuOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxPotentialBlockSize", (void **)&cuda_real.cuOccupancyMaxPotentialBlockSize);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
                        blockSizeLimit);
   }
@@ -23013,6 +23737,7 @@ CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfu
                                           tracer_args.dynamicSMemSize, tracer_args.blockSizeLimit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(361, tracer_depth, tracer_args.tracer_status);
@@ -23039,10 +23764,11 @@ CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockS
   if (!tracer_real)
     tracer_real = (cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxPotentialBlockSizeWithFlags", (void **)&cuda_real.cuOccupancyMaxPotentialBlockSizeWithFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
                        blockSizeLimit, flags);
   }
@@ -23092,6 +23818,7 @@ CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockS
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(362, tracer_depth, tracer_args.tracer_status);
@@ -23115,10 +23842,11 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunc
   if (!tracer_real)
     tracer_real = (cuda_cuOccupancyAvailableDynamicSMemPerBlock_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyAvailableDynamicSMemPerBlock", (void **)&cuda_real.cuOccupancyAvailableDynamicSMemPerBlock);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) &&
@@ -23158,6 +23886,7 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunc
                                           tracer_args.numBlocks, tracer_args.blockSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(363, tracer_depth, tracer_args.tracer_status);
@@ -23180,10 +23909,11 @@ CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func,
   if (!tracer_real)
     tracer_real = (cuda_cuOccupancyMaxPotentialClusterSize_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxPotentialClusterSize", (void **)&cuda_real.cuOccupancyMaxPotentialClusterSize);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(clusterSize, func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) &&
@@ -23221,6 +23951,7 @@ CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func,
                                           tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(364, tracer_depth, tracer_args.tracer_status);
@@ -23243,10 +23974,11 @@ CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
   if (!tracer_real)
     tracer_real = (cuda_cuOccupancyMaxActiveClusters_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxActiveClusters", (void **)&cuda_real.cuOccupancyMaxActiveClusters);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numClusters, func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) &&
@@ -23284,6 +24016,7 @@ CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
                                           tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(365, tracer_depth, tracer_args.tracer_status);
@@ -23305,10 +24038,11 @@ CUresult cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags) 
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetArray", (void **)&cuda_real.cuTexRefSetArray);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, hArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) &&
@@ -23346,6 +24080,7 @@ CUresult cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags) 
                                           tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(366, tracer_depth, tracer_args.tracer_status);
@@ -23367,10 +24102,11 @@ CUresult cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmapped
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetMipmappedArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetMipmappedArray", (void **)&cuda_real.cuTexRefSetMipmappedArray);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, hMipmappedArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) &&
@@ -23408,6 +24144,7 @@ CUresult cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmapped
                                           tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(367, tracer_depth, tracer_args.tracer_status);
@@ -23428,10 +24165,11 @@ CUresult cuTexRefSetAddress_v2(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetAddress_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetAddress_v2", (void **)&cuda_real.cuTexRefSetAddress_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ByteOffset, hTexRef, dptr, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) &&
@@ -23471,6 +24209,7 @@ CUresult cuTexRefSetAddress_v2(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr
                                           tracer_args.dptr, tracer_args.bytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(368, tracer_depth, tracer_args.tracer_status);
@@ -23493,10 +24232,11 @@ CUresult cuTexRefSetAddress2D_v3(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetAddress2D_v3_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetAddress2D_v3", (void **)&cuda_real.cuTexRefSetAddress2D_v3);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, desc, dptr, Pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) &&
@@ -23536,6 +24276,7 @@ CUresult cuTexRefSetAddress2D_v3(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *
                                           tracer_args.Pitch);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(369, tracer_depth, tracer_args.tracer_status);
@@ -23556,10 +24297,11 @@ CUresult cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedCo
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetFormat_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetFormat", (void **)&cuda_real.cuTexRefSetFormat);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fmt, NumPackedComponents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) &&
@@ -23597,6 +24339,7 @@ CUresult cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedCo
                                           tracer_args.NumPackedComponents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(370, tracer_depth, tracer_args.tracer_status);
@@ -23617,10 +24360,11 @@ CUresult cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetAddressMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetAddressMode", (void **)&cuda_real.cuTexRefSetAddressMode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, dim, am);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) &&
@@ -23657,6 +24401,7 @@ CUresult cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTexRef, tracer_args.dim, tracer_args.am);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(371, tracer_depth, tracer_args.tracer_status);
@@ -23677,10 +24422,11 @@ CUresult cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetFilterMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetFilterMode", (void **)&cuda_real.cuTexRefSetFilterMode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) &&
@@ -23715,6 +24461,7 @@ CUresult cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTexRef, tracer_args.fm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(372, tracer_depth, tracer_args.tracer_status);
@@ -23735,10 +24482,11 @@ CUresult cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetMipmapFilterMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetMipmapFilterMode", (void **)&cuda_real.cuTexRefSetMipmapFilterMode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) &&
@@ -23773,6 +24521,7 @@ CUresult cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTexRef, tracer_args.fm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(373, tracer_depth, tracer_args.tracer_status);
@@ -23793,10 +24542,11 @@ CUresult cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetMipmapLevelBias_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetMipmapLevelBias", (void **)&cuda_real.cuTexRefSetMipmapLevelBias);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, bias);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) &&
@@ -23831,6 +24581,7 @@ CUresult cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTexRef, tracer_args.bias);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(374, tracer_depth, tracer_args.tracer_status);
@@ -23852,10 +24603,11 @@ CUresult cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetMipmapLevelClamp_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetMipmapLevelClamp", (void **)&cuda_real.cuTexRefSetMipmapLevelClamp);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) &&
@@ -23893,6 +24645,7 @@ CUresult cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp
                                           tracer_args.maxMipmapLevelClamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(375, tracer_depth, tracer_args.tracer_status);
@@ -23913,10 +24666,11 @@ CUresult cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetMaxAnisotropy_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetMaxAnisotropy", (void **)&cuda_real.cuTexRefSetMaxAnisotropy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, maxAniso);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) &&
@@ -23951,6 +24705,7 @@ CUresult cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTexRef, tracer_args.maxAniso);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(376, tracer_depth, tracer_args.tracer_status);
@@ -23971,10 +24726,11 @@ CUresult cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetBorderColor_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetBorderColor", (void **)&cuda_real.cuTexRefSetBorderColor);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, pBorderColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) &&
@@ -24009,6 +24765,7 @@ CUresult cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTexRef, tracer_args.pBorderColor);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(377, tracer_depth, tracer_args.tracer_status);
@@ -24030,10 +24787,11 @@ CUresult cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefSetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetFlags", (void **)&cuda_real.cuTexRefSetFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) &&
@@ -24068,6 +24826,7 @@ CUresult cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTexRef, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(378, tracer_depth, tracer_args.tracer_status);
@@ -24088,10 +24847,11 @@ CUresult cuTexRefGetAddress_v2(CUdeviceptr *pdptr, CUtexref hTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetAddress_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetAddress_v2", (void **)&cuda_real.cuTexRefGetAddress_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pdptr, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) &&
@@ -24126,6 +24886,7 @@ CUresult cuTexRefGetAddress_v2(CUdeviceptr *pdptr, CUtexref hTexRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.pdptr, tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(379, tracer_depth, tracer_args.tracer_status);
@@ -24147,10 +24908,11 @@ CUresult cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetArray", (void **)&cuda_real.cuTexRefGetArray);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phArray, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) &&
@@ -24185,6 +24947,7 @@ CUresult cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.phArray, tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(380, tracer_depth, tracer_args.tracer_status);
@@ -24206,10 +24969,11 @@ CUresult cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref 
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetMipmappedArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetMipmappedArray", (void **)&cuda_real.cuTexRefGetMipmappedArray);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phMipmappedArray, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) &&
@@ -24244,6 +25008,7 @@ CUresult cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref 
   tracer_args.tracer_result = tracer_real(tracer_args.phMipmappedArray, tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(381, tracer_depth, tracer_args.tracer_status);
@@ -24265,10 +25030,11 @@ CUresult cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim) 
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetAddressMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetAddressMode", (void **)&cuda_real.cuTexRefGetAddressMode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pam, hTexRef, dim);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) &&
@@ -24305,6 +25071,7 @@ CUresult cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim) 
   tracer_args.tracer_result = tracer_real(tracer_args.pam, tracer_args.hTexRef, tracer_args.dim);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(382, tracer_depth, tracer_args.tracer_status);
@@ -24326,10 +25093,11 @@ CUresult cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetFilterMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetFilterMode", (void **)&cuda_real.cuTexRefGetFilterMode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pfm, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) &&
@@ -24364,6 +25132,7 @@ CUresult cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.pfm, tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(383, tracer_depth, tracer_args.tracer_status);
@@ -24385,10 +25154,11 @@ CUresult cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref 
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetFormat_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetFormat", (void **)&cuda_real.cuTexRefGetFormat);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFormat, pNumChannels, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) &&
@@ -24426,6 +25196,7 @@ CUresult cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref 
                                           tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(384, tracer_depth, tracer_args.tracer_status);
@@ -24448,10 +25219,11 @@ CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetMipmapFilterMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetMipmapFilterMode", (void **)&cuda_real.cuTexRefGetMipmapFilterMode);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pfm, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) &&
@@ -24486,6 +25258,7 @@ CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.pfm, tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(385, tracer_depth, tracer_args.tracer_status);
@@ -24507,10 +25280,11 @@ CUresult cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetMipmapLevelBias_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetMipmapLevelBias", (void **)&cuda_real.cuTexRefGetMipmapLevelBias);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pbias, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) &&
@@ -24545,6 +25319,7 @@ CUresult cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.pbias, tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(386, tracer_depth, tracer_args.tracer_status);
@@ -24567,10 +25342,11 @@ CUresult cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMip
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetMipmapLevelClamp_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetMipmapLevelClamp", (void **)&cuda_real.cuTexRefGetMipmapLevelClamp);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) &&
@@ -24608,6 +25384,7 @@ CUresult cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMip
                                           tracer_args.pmaxMipmapLevelClamp, tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(387, tracer_depth, tracer_args.tracer_status);
@@ -24630,10 +25407,11 @@ CUresult cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetMaxAnisotropy_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetMaxAnisotropy", (void **)&cuda_real.cuTexRefGetMaxAnisotropy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pmaxAniso, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) &&
@@ -24668,6 +25446,7 @@ CUresult cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.pmaxAniso, tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(388, tracer_depth, tracer_args.tracer_status);
@@ -24689,10 +25468,11 @@ CUresult cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetBorderColor_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetBorderColor", (void **)&cuda_real.cuTexRefGetBorderColor);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pBorderColor, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) &&
@@ -24727,6 +25507,7 @@ CUresult cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.pBorderColor, tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(389, tracer_depth, tracer_args.tracer_status);
@@ -24748,10 +25529,11 @@ CUresult cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefGetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetFlags", (void **)&cuda_real.cuTexRefGetFlags);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFlags, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) &&
@@ -24786,6 +25568,7 @@ CUresult cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.pFlags, tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(390, tracer_depth, tracer_args.tracer_status);
@@ -24807,10 +25590,11 @@ CUresult cuTexRefCreate(CUtexref *pTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefCreate", (void **)&cuda_real.cuTexRefCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) &&
@@ -24843,6 +25627,7 @@ CUresult cuTexRefCreate(CUtexref *pTexRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.pTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(391, tracer_depth, tracer_args.tracer_status);
@@ -24864,10 +25649,11 @@ CUresult cuTexRefDestroy(CUtexref hTexRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexRefDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefDestroy", (void **)&cuda_real.cuTexRefDestroy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) &&
@@ -24900,6 +25686,7 @@ CUresult cuTexRefDestroy(CUtexref hTexRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTexRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(392, tracer_depth, tracer_args.tracer_status);
@@ -24920,10 +25707,11 @@ CUresult cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flag
   if (!tracer_real)
     tracer_real = (cuda_cuSurfRefSetArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuSurfRefSetArray", (void **)&cuda_real.cuSurfRefSetArray);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hSurfRef, hArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) &&
@@ -24961,6 +25749,7 @@ CUresult cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flag
                                           tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(393, tracer_depth, tracer_args.tracer_status);
@@ -24981,10 +25770,11 @@ CUresult cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef) {
   if (!tracer_real)
     tracer_real = (cuda_cuSurfRefGetArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuSurfRefGetArray", (void **)&cuda_real.cuSurfRefGetArray);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phArray, hSurfRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) &&
@@ -25019,6 +25809,7 @@ CUresult cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef) {
   tracer_args.tracer_result = tracer_real(tracer_args.phArray, tracer_args.hSurfRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(394, tracer_depth, tracer_args.tracer_status);
@@ -25042,10 +25833,11 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
   if (!tracer_real)
     tracer_real = (cuda_cuTexObjectCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexObjectCreate", (void **)&cuda_real.cuTexObjectCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) &&
@@ -25085,6 +25877,7 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
                                           tracer_args.pTexDesc, tracer_args.pResViewDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(395, tracer_depth, tracer_args.tracer_status);
@@ -25106,10 +25899,11 @@ CUresult cuTexObjectDestroy(CUtexObject texObject) {
   if (!tracer_real)
     tracer_real = (cuda_cuTexObjectDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexObjectDestroy", (void **)&cuda_real.cuTexObjectDestroy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) &&
@@ -25142,6 +25936,7 @@ CUresult cuTexObjectDestroy(CUtexObject texObject) {
   tracer_args.tracer_result = tracer_real(tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(396, tracer_depth, tracer_args.tracer_status);
@@ -25162,10 +25957,11 @@ CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject te
   if (!tracer_real)
     tracer_real = (cuda_cuTexObjectGetResourceDesc_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexObjectGetResourceDesc", (void **)&cuda_real.cuTexObjectGetResourceDesc);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) &&
@@ -25200,6 +25996,7 @@ CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject te
   tracer_args.tracer_result = tracer_real(tracer_args.pResDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(397, tracer_depth, tracer_args.tracer_status);
@@ -25220,10 +26017,11 @@ CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texO
   if (!tracer_real)
     tracer_real = (cuda_cuTexObjectGetTextureDesc_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexObjectGetTextureDesc", (void **)&cuda_real.cuTexObjectGetTextureDesc);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) &&
@@ -25258,6 +26056,7 @@ CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texO
   tracer_args.tracer_result = tracer_real(tracer_args.pTexDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(398, tracer_depth, tracer_args.tracer_status);
@@ -25278,10 +26077,11 @@ CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, C
   if (!tracer_real)
     tracer_real = (cuda_cuTexObjectGetResourceViewDesc_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexObjectGetResourceViewDesc", (void **)&cuda_real.cuTexObjectGetResourceViewDesc);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) &&
@@ -25316,6 +26116,7 @@ CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, C
   tracer_args.tracer_result = tracer_real(tracer_args.pResViewDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(399, tracer_depth, tracer_args.tracer_status);
@@ -25336,10 +26137,11 @@ CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC 
   if (!tracer_real)
     tracer_real = (cuda_cuSurfObjectCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuSurfObjectCreate", (void **)&cuda_real.cuSurfObjectCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pSurfObject, pResDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) &&
@@ -25374,6 +26176,7 @@ CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC 
   tracer_args.tracer_result = tracer_real(tracer_args.pSurfObject, tracer_args.pResDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(400, tracer_depth, tracer_args.tracer_status);
@@ -25395,10 +26198,11 @@ CUresult cuSurfObjectDestroy(CUsurfObject surfObject) {
   if (!tracer_real)
     tracer_real = (cuda_cuSurfObjectDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuSurfObjectDestroy", (void **)&cuda_real.cuSurfObjectDestroy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) &&
@@ -25431,6 +26235,7 @@ CUresult cuSurfObjectDestroy(CUsurfObject surfObject) {
   tracer_args.tracer_result = tracer_real(tracer_args.surfObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(401, tracer_depth, tracer_args.tracer_status);
@@ -25451,10 +26256,11 @@ CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject 
   if (!tracer_real)
     tracer_real = (cuda_cuSurfObjectGetResourceDesc_fn *)tracer_resolve(
         "libcuda.so.1", "cuSurfObjectGetResourceDesc", (void **)&cuda_real.cuSurfObjectGetResourceDesc);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) &&
@@ -25489,6 +26295,7 @@ CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject 
   tracer_args.tracer_result = tracer_real(tracer_args.pResDesc, tracer_args.surfObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(402, tracer_depth, tracer_args.tracer_status);
@@ -25514,10 +26321,11 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tens
   if (!tracer_real)
     tracer_real = (cuda_cuTensorMapEncodeTiled_fn *)tracer_resolve(
         "libcuda.so.1", "cuTensorMapEncodeTiled", (void **)&cuda_real.cuTensorMapEncodeTiled);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
                        globalStrides, boxDim, elementStrides, interleave, swizzle, l2Promotion,
                        oobFill);
@@ -25581,6 +26389,7 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tens
                                           tracer_args.l2Promotion, tracer_args.oobFill);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(403, tracer_depth, tracer_args.tracer_status);
@@ -25608,10 +26417,11 @@ CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType ten
   if (!tracer_real)
     tracer_real = (cuda_cuTensorMapEncodeIm2col_fn *)tracer_resolve(
         "libcuda.so.1", "cuTensorMapEncodeIm2col", (void **)&cuda_real.cuTensorMapEncodeIm2col);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
                        globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel,
                        pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill);
@@ -25685,6 +26495,7 @@ CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType ten
                                           tracer_args.oobFill);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(404, tracer_depth, tracer_args.tracer_status);
@@ -25714,10 +26525,11 @@ CUresult cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType
   if (!tracer_real)
     tracer_real = (cuda_cuTensorMapEncodeIm2colWide_fn *)tracer_resolve(
         "libcuda.so.1", "cuTensorMapEncodeIm2colWide", (void **)&cuda_real.cuTensorMapEncodeIm2colWide);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
                        globalStrides, pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth,
                        channelsPerPixel, pixelsPerColumn, elementStrides, interleave, mode, swizzle,
@@ -25794,6 +26606,7 @@ CUresult cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType
                                           tracer_args.l2Promotion, tracer_args.oobFill);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(405, tracer_depth, tracer_args.tracer_status);
@@ -25814,10 +26627,11 @@ CUresult cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress) 
   if (!tracer_real)
     tracer_real = (cuda_cuTensorMapReplaceAddress_fn *)tracer_resolve(
         "libcuda.so.1", "cuTensorMapReplaceAddress", (void **)&cuda_real.cuTensorMapReplaceAddress);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tensorMap, globalAddress);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) &&
@@ -25852,6 +26666,7 @@ CUresult cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress) 
   tracer_args.tracer_result = tracer_real(tracer_args.tensorMap, tracer_args.globalAddress);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(406, tracer_depth, tracer_args.tracer_status);
@@ -25872,10 +26687,11 @@ CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDe
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceCanAccessPeer_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceCanAccessPeer", (void **)&cuda_real.cuDeviceCanAccessPeer);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, dev, peerDev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) &&
@@ -25913,6 +26729,7 @@ CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDe
                                           tracer_args.peerDev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(407, tracer_depth, tracer_args.tracer_status);
@@ -25934,10 +26751,11 @@ CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxEnablePeerAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxEnablePeerAccess", (void **)&cuda_real.cuCtxEnablePeerAccess);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerContext, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) &&
@@ -25972,6 +26790,7 @@ CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerContext, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(408, tracer_depth, tracer_args.tracer_status);
@@ -25992,10 +26811,11 @@ CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxDisablePeerAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxDisablePeerAccess", (void **)&cuda_real.cuCtxDisablePeerAccess);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) &&
@@ -26028,6 +26848,7 @@ CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerContext);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(409, tracer_depth, tracer_args.tracer_status);
@@ -26049,10 +26870,11 @@ CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdev
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetP2PAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetP2PAttribute", (void **)&cuda_real.cuDeviceGetP2PAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attrib, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) &&
@@ -26092,6 +26914,7 @@ CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdev
                                           tracer_args.srcDevice, tracer_args.dstDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(410, tracer_depth, tracer_args.tracer_status);
@@ -26115,10 +26938,11 @@ CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetP2PAtomicCapabilities_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetP2PAtomicCapabilities", (void **)&cuda_real.cuDeviceGetP2PAtomicCapabilities);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) &&
@@ -26161,6 +26985,7 @@ CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
                                           tracer_args.dstDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(411, tracer_depth, tracer_args.tracer_status);
@@ -26182,10 +27007,11 @@ CUresult cuGraphicsUnregisterResource(CUgraphicsResource resource) {
   if (!tracer_real)
     tracer_real = (cuda_cuGraphicsUnregisterResource_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsUnregisterResource", (void **)&cuda_real.cuGraphicsUnregisterResource);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) &&
@@ -26218,6 +27044,7 @@ CUresult cuGraphicsUnregisterResource(CUgraphicsResource resource) {
   tracer_args.tracer_result = tracer_real(tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(412, tracer_depth, tracer_args.tracer_status);
@@ -26239,10 +27066,11 @@ CUresult cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource
   if (!tracer_real)
     tracer_real = (cuda_cuGraphicsSubResourceGetMappedArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsSubResourceGetMappedArray", (void **)&cuda_real.cuGraphicsSubResourceGetMappedArray);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pArray, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) &&
@@ -26282,6 +27110,7 @@ CUresult cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource
                                           tracer_args.arrayIndex, tracer_args.mipLevel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(413, tracer_depth, tracer_args.tracer_status);
@@ -26304,10 +27133,11 @@ CUresult cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedA
   if (!tracer_real)
     tracer_real = (cuda_cuGraphicsResourceGetMappedMipmappedArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsResourceGetMappedMipmappedArray", (void **)&cuda_real.cuGraphicsResourceGetMappedMipmappedArray);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pMipmappedArray, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) &&
@@ -26342,6 +27172,7 @@ CUresult cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedA
   tracer_args.tracer_result = tracer_real(tracer_args.pMipmappedArray, tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(414, tracer_depth, tracer_args.tracer_status);
@@ -26364,10 +27195,11 @@ CUresult cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *pDevPtr, size_t *pSi
   if (!tracer_real)
     tracer_real = (cuda_cuGraphicsResourceGetMappedPointer_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsResourceGetMappedPointer_v2", (void **)&cuda_real.cuGraphicsResourceGetMappedPointer_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pDevPtr, pSize, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) &&
@@ -26405,6 +27237,7 @@ CUresult cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *pDevPtr, size_t *pSi
                                           tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(415, tracer_depth, tracer_args.tracer_status);
@@ -26427,10 +27260,11 @@ CUresult cuGraphicsResourceSetMapFlags_v2(CUgraphicsResource resource, unsigned 
   if (!tracer_real)
     tracer_real = (cuda_cuGraphicsResourceSetMapFlags_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsResourceSetMapFlags_v2", (void **)&cuda_real.cuGraphicsResourceSetMapFlags_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) &&
@@ -26465,6 +27299,7 @@ CUresult cuGraphicsResourceSetMapFlags_v2(CUgraphicsResource resource, unsigned 
   tracer_args.tracer_result = tracer_real(tracer_args.resource, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(416, tracer_depth, tracer_args.tracer_status);
@@ -26485,10 +27320,11 @@ CUresult cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resource
   if (!tracer_real)
     tracer_real = (cuda_cuGraphicsMapResources_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsMapResources", (void **)&cuda_real.cuGraphicsMapResources);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) &&
@@ -26526,6 +27362,7 @@ CUresult cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resource
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(417, tracer_depth, tracer_args.tracer_status);
@@ -26548,10 +27385,11 @@ CUresult cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resour
   if (!tracer_real)
     tracer_real = (cuda_cuGraphicsUnmapResources_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsUnmapResources", (void **)&cuda_real.cuGraphicsUnmapResources);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) &&
@@ -26589,6 +27427,7 @@ CUresult cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resour
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(418, tracer_depth, tracer_args.tracer_status);
@@ -26611,10 +27450,11 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cu
   if (!tracer_real)
     tracer_real = (cuda_cuGetProcAddress_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGetProcAddress_v2", (void **)&cuda_real.cuGetProcAddress_v2);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, pfn, cudaVersion, flags, symbolStatus);
   }
   cuda_depth++;
@@ -26639,6 +27479,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cu
                                           tracer_args.symbolStatus);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cuda_hook_cuGetProcAddress_v2_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -26662,10 +27503,11 @@ CUresult cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *
   if (!tracer_real)
     tracer_real = (cuda_cuCoredumpGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuCoredumpGetAttribute", (void **)&cuda_real.cuCoredumpGetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) &&
@@ -26702,6 +27544,7 @@ CUresult cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *
   tracer_args.tracer_result = tracer_real(tracer_args.attrib, tracer_args.value, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(420, tracer_depth, tracer_args.tracer_status);
@@ -26723,10 +27566,11 @@ CUresult cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, si
   if (!tracer_real)
     tracer_real = (cuda_cuCoredumpGetAttributeGlobal_fn *)tracer_resolve(
         "libcuda.so.1", "cuCoredumpGetAttributeGlobal", (void **)&cuda_real.cuCoredumpGetAttributeGlobal);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) &&
@@ -26763,6 +27607,7 @@ CUresult cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, si
   tracer_args.tracer_result = tracer_real(tracer_args.attrib, tracer_args.value, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(421, tracer_depth, tracer_args.tracer_status);
@@ -26784,10 +27629,11 @@ CUresult cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *
   if (!tracer_real)
     tracer_real = (cuda_cuCoredumpSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuCoredumpSetAttribute", (void **)&cuda_real.cuCoredumpSetAttribute);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) &&
@@ -26824,6 +27670,7 @@ CUresult cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *
   tracer_args.tracer_result = tracer_real(tracer_args.attrib, tracer_args.value, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(422, tracer_depth, tracer_args.tracer_status);
@@ -26845,10 +27692,11 @@ CUresult cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, si
   if (!tracer_real)
     tracer_real = (cuda_cuCoredumpSetAttributeGlobal_fn *)tracer_resolve(
         "libcuda.so.1", "cuCoredumpSetAttributeGlobal", (void **)&cuda_real.cuCoredumpSetAttributeGlobal);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) &&
@@ -26885,6 +27733,7 @@ CUresult cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, si
   tracer_args.tracer_result = tracer_real(tracer_args.attrib, tracer_args.value, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(423, tracer_depth, tracer_args.tracer_status);
@@ -26906,10 +27755,11 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
   if (!tracer_real)
     tracer_real = (cuda_cuGetExportTable_fn *)tracer_resolve(
         "libcuda.so.1", "cuGetExportTable", (void **)&cuda_real.cuGetExportTable);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ppExportTable, pExportTableId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) &&
@@ -26944,6 +27794,7 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
   tracer_args.tracer_result = tracer_real(tracer_args.ppExportTable, tracer_args.pExportTableId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(424, tracer_depth, tracer_args.tracer_status);
@@ -26966,10 +27817,11 @@ CUresult cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice de
   if (!tracer_real)
     tracer_real = (cuda_cuGreenCtxCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxCreate", (void **)&cuda_real.cuGreenCtxCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phCtx, desc, dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) &&
@@ -27009,6 +27861,7 @@ CUresult cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice de
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(425, tracer_depth, tracer_args.tracer_status);
@@ -27030,10 +27883,11 @@ CUresult cuGreenCtxDestroy(CUgreenCtx hCtx) {
   if (!tracer_real)
     tracer_real = (cuda_cuGreenCtxDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxDestroy", (void **)&cuda_real.cuGreenCtxDestroy);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) &&
@@ -27066,6 +27920,7 @@ CUresult cuGreenCtxDestroy(CUgreenCtx hCtx) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCtx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(426, tracer_depth, tracer_args.tracer_status);
@@ -27086,10 +27941,11 @@ CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
   if (!tracer_real)
     tracer_real = (cuda_cuCtxFromGreenCtx_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxFromGreenCtx", (void **)&cuda_real.cuCtxFromGreenCtx);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pContext, hCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) &&
@@ -27124,6 +27980,7 @@ CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
   tracer_args.tracer_result = tracer_real(tracer_args.pContext, tracer_args.hCtx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(427, tracer_depth, tracer_args.tracer_status);
@@ -27145,10 +28002,11 @@ CUresult cuDeviceGetDevResource(CUdevice device, CUdevResource *resource, CUdevR
   if (!tracer_real)
     tracer_real = (cuda_cuDeviceGetDevResource_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetDevResource", (void **)&cuda_real.cuDeviceGetDevResource);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, resource, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) &&
@@ -27186,6 +28044,7 @@ CUresult cuDeviceGetDevResource(CUdevice device, CUdevResource *resource, CUdevR
                                           tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(428, tracer_depth, tracer_args.tracer_status);
@@ -27206,10 +28065,11 @@ CUresult cuCtxGetDevResource(CUcontext hCtx, CUdevResource *resource, CUdevResou
   if (!tracer_real)
     tracer_real = (cuda_cuCtxGetDevResource_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetDevResource", (void **)&cuda_real.cuCtxGetDevResource);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, resource, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) &&
@@ -27246,6 +28106,7 @@ CUresult cuCtxGetDevResource(CUcontext hCtx, CUdevResource *resource, CUdevResou
   tracer_args.tracer_result = tracer_real(tracer_args.hCtx, tracer_args.resource, tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(429, tracer_depth, tracer_args.tracer_status);
@@ -27266,10 +28127,11 @@ CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource *resource, CUde
   if (!tracer_real)
     tracer_real = (cuda_cuGreenCtxGetDevResource_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxGetDevResource", (void **)&cuda_real.cuGreenCtxGetDevResource);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, resource, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) &&
@@ -27306,6 +28168,7 @@ CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource *resource, CUde
   tracer_args.tracer_result = tracer_real(tracer_args.hCtx, tracer_args.resource, tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(430, tracer_depth, tracer_args.tracer_status);
@@ -27328,10 +28191,11 @@ CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGrou
   if (!tracer_real)
     tracer_real = (cuda_cuDevSmResourceSplitByCount_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevSmResourceSplitByCount", (void **)&cuda_real.cuDevSmResourceSplitByCount);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(result, nbGroups, input, remaining, useFlags, minCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) &&
@@ -27376,6 +28240,7 @@ CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGrou
                                           tracer_args.useFlags, tracer_args.minCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(431, tracer_depth, tracer_args.tracer_status);
@@ -27398,10 +28263,11 @@ CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *res
   if (!tracer_real)
     tracer_real = (cuda_cuDevResourceGenerateDesc_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevResourceGenerateDesc", (void **)&cuda_real.cuDevResourceGenerateDesc);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phDesc, resources, nbResources);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) &&
@@ -27439,6 +28305,7 @@ CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *res
                                           tracer_args.nbResources);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(432, tracer_depth, tracer_args.tracer_status);
@@ -27460,10 +28327,11 @@ CUresult cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent) {
   if (!tracer_real)
     tracer_real = (cuda_cuGreenCtxRecordEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxRecordEvent", (void **)&cuda_real.cuGreenCtxRecordEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) &&
@@ -27498,6 +28366,7 @@ CUresult cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCtx, tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(433, tracer_depth, tracer_args.tracer_status);
@@ -27518,10 +28387,11 @@ CUresult cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent) {
   if (!tracer_real)
     tracer_real = (cuda_cuGreenCtxWaitEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxWaitEvent", (void **)&cuda_real.cuGreenCtxWaitEvent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) &&
@@ -27556,6 +28426,7 @@ CUresult cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCtx, tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(434, tracer_depth, tracer_args.tracer_status);
@@ -27576,10 +28447,11 @@ CUresult cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx) {
   if (!tracer_real)
     tracer_real = (cuda_cuStreamGetGreenCtx_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetGreenCtx", (void **)&cuda_real.cuStreamGetGreenCtx);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, phCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) &&
@@ -27614,6 +28486,7 @@ CUresult cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.phCtx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(435, tracer_depth, tracer_args.tracer_status);
@@ -27636,10 +28509,11 @@ CUresult cuGreenCtxStreamCreate(CUstream *phStream, CUgreenCtx greenCtx, unsigne
   if (!tracer_real)
     tracer_real = (cuda_cuGreenCtxStreamCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxStreamCreate", (void **)&cuda_real.cuGreenCtxStreamCreate);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phStream, greenCtx, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) &&
@@ -27679,6 +28553,7 @@ CUresult cuGreenCtxStreamCreate(CUstream *phStream, CUgreenCtx greenCtx, unsigne
                                           tracer_args.flags, tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(436, tracer_depth, tracer_args.tracer_status);
@@ -27700,10 +28575,11 @@ CUresult cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId) {
   if (!tracer_real)
     tracer_real = (cuda_cuGreenCtxGetId_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxGetId", (void **)&cuda_real.cuGreenCtxGetId);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(greenCtx, greenCtxId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) &&
@@ -27738,6 +28614,7 @@ CUresult cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId) {
   tracer_args.tracer_result = tracer_real(tracer_args.greenCtx, tracer_args.greenCtxId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(437, tracer_depth, tracer_args.tracer_status);
@@ -27760,10 +28637,11 @@ CUresult cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData,
   if (!tracer_real)
     tracer_real = (cuda_cuLogsRegisterCallback_fn *)tracer_resolve(
         "libcuda.so.1", "cuLogsRegisterCallback", (void **)&cuda_real.cuLogsRegisterCallback);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) &&
@@ -27801,6 +28679,7 @@ CUresult cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData,
                                           tracer_args.callback_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(438, tracer_depth, tracer_args.tracer_status);
@@ -27822,10 +28701,11 @@ CUresult cuLogsUnregisterCallback(CUlogsCallbackHandle callback) {
   if (!tracer_real)
     tracer_real = (cuda_cuLogsUnregisterCallback_fn *)tracer_resolve(
         "libcuda.so.1", "cuLogsUnregisterCallback", (void **)&cuda_real.cuLogsUnregisterCallback);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) &&
@@ -27858,6 +28738,7 @@ CUresult cuLogsUnregisterCallback(CUlogsCallbackHandle callback) {
   tracer_args.tracer_result = tracer_real(tracer_args.callback);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(439, tracer_depth, tracer_args.tracer_status);
@@ -27878,10 +28759,11 @@ CUresult cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cuda_cuLogsCurrent_fn *)tracer_resolve(
         "libcuda.so.1", "cuLogsCurrent", (void **)&cuda_real.cuLogsCurrent);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator_out, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) &&
@@ -27916,6 +28798,7 @@ CUresult cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.iterator_out, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(440, tracer_depth, tracer_args.tracer_status);
@@ -27937,10 +28820,11 @@ CUresult cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsig
   if (!tracer_real)
     tracer_real = (cuda_cuLogsDumpToFile_fn *)tracer_resolve(
         "libcuda.so.1", "cuLogsDumpToFile", (void **)&cuda_real.cuLogsDumpToFile);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator, pathToFile, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) &&
@@ -27978,6 +28862,7 @@ CUresult cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsig
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(441, tracer_depth, tracer_args.tracer_status);
@@ -27999,10 +28884,11 @@ CUresult cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size,
   if (!tracer_real)
     tracer_real = (cuda_cuLogsDumpToMemory_fn *)tracer_resolve(
         "libcuda.so.1", "cuLogsDumpToMemory", (void **)&cuda_real.cuLogsDumpToMemory);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator, buffer, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) &&
@@ -28042,6 +28928,7 @@ CUresult cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size,
                                           tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(442, tracer_depth, tracer_args.tracer_status);
@@ -28065,10 +28952,11 @@ CUresult cuCheckpointProcessGetRestoreThreadId(int pid, int *tid) {
   if (!tracer_real)
     tracer_real = (cuda_cuCheckpointProcessGetRestoreThreadId_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessGetRestoreThreadId", (void **)&cuda_real.cuCheckpointProcessGetRestoreThreadId);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, tid);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) &&
@@ -28103,6 +28991,7 @@ CUresult cuCheckpointProcessGetRestoreThreadId(int pid, int *tid) {
   tracer_args.tracer_result = tracer_real(tracer_args.pid, tracer_args.tid);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(443, tracer_depth, tracer_args.tracer_status);
@@ -28124,10 +29013,11 @@ CUresult cuCheckpointProcessGetState(int pid, CUprocessState *state) {
   if (!tracer_real)
     tracer_real = (cuda_cuCheckpointProcessGetState_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessGetState", (void **)&cuda_real.cuCheckpointProcessGetState);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) &&
@@ -28162,6 +29052,7 @@ CUresult cuCheckpointProcessGetState(int pid, CUprocessState *state) {
   tracer_args.tracer_result = tracer_real(tracer_args.pid, tracer_args.state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(444, tracer_depth, tracer_args.tracer_status);
@@ -28183,10 +29074,11 @@ CUresult cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args) {
   if (!tracer_real)
     tracer_real = (cuda_cuCheckpointProcessLock_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessLock", (void **)&cuda_real.cuCheckpointProcessLock);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) &&
@@ -28221,6 +29113,7 @@ CUresult cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args) {
   tracer_args.tracer_result = tracer_real(tracer_args.pid, tracer_args.args);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(445, tracer_depth, tracer_args.tracer_status);
@@ -28241,10 +29134,11 @@ CUresult cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args
   if (!tracer_real)
     tracer_real = (cuda_cuCheckpointProcessCheckpoint_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessCheckpoint", (void **)&cuda_real.cuCheckpointProcessCheckpoint);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) &&
@@ -28279,6 +29173,7 @@ CUresult cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args
   tracer_args.tracer_result = tracer_real(tracer_args.pid, tracer_args.args);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(446, tracer_depth, tracer_args.tracer_status);
@@ -28299,10 +29194,11 @@ CUresult cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args) {
   if (!tracer_real)
     tracer_real = (cuda_cuCheckpointProcessRestore_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessRestore", (void **)&cuda_real.cuCheckpointProcessRestore);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) &&
@@ -28337,6 +29233,7 @@ CUresult cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args) {
   tracer_args.tracer_result = tracer_real(tracer_args.pid, tracer_args.args);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(447, tracer_depth, tracer_args.tracer_status);
@@ -28357,10 +29254,11 @@ CUresult cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args) {
   if (!tracer_real)
     tracer_real = (cuda_cuCheckpointProcessUnlock_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessUnlock", (void **)&cuda_real.cuCheckpointProcessUnlock);
-  if (cuda_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
+      cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) &&
@@ -28395,6 +29293,7 @@ CUresult cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args) {
   tracer_args.tracer_result = tracer_real(tracer_args.pid, tracer_args.args);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(448, tracer_depth, tracer_args.tracer_status);

@@ -25,6 +25,7 @@ typedef __typeof__(cudaDeviceReset) cudart_cudaDeviceReset_fn;
 struct cudart_cudaDeviceReset_args {
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceSynchronize(void) */
@@ -32,6 +33,7 @@ typedef __typeof__(cudaDeviceSynchronize) cudart_cudaDeviceSynchronize_fn;
 struct cudart_cudaDeviceSynchronize_args {
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) */
@@ -41,6 +43,7 @@ struct cudart_cudaDeviceSetLimit_args {
   size_t value;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) */
@@ -50,6 +53,7 @@ struct cudart_cudaDeviceGetLimit_args {
   enum cudaLimit limit;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, const struct cudaChannelFormatDesc *fmtDesc, int device) */
@@ -60,6 +64,7 @@ struct cudart_cudaDeviceGetTexture1DLinearMaxWidth_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig) */
@@ -68,6 +73,7 @@ struct cudart_cudaDeviceGetCacheConfig_args {
   enum cudaFuncCache *pCacheConfig;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) */
@@ -77,6 +83,7 @@ struct cudart_cudaDeviceGetStreamPriorityRange_args {
   int *greatestPriority;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) */
@@ -85,6 +92,7 @@ struct cudart_cudaDeviceSetCacheConfig_args {
   enum cudaFuncCache cacheConfig;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) */
@@ -94,6 +102,7 @@ struct cudart_cudaDeviceGetByPCIBusId_args {
   const char *pciBusId;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) */
@@ -104,6 +113,7 @@ struct cudart_cudaDeviceGetPCIBusId_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event) */
@@ -113,6 +123,7 @@ struct cudart_cudaIpcGetEventHandle_args {
   cudaEvent_t event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle) */
@@ -122,6 +133,7 @@ struct cudart_cudaIpcOpenEventHandle_args {
   cudaIpcEventHandle_t handle;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr) */
@@ -131,6 +143,7 @@ struct cudart_cudaIpcGetMemHandle_args {
   void *devPtr;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags) */
@@ -141,6 +154,7 @@ struct cudart_cudaIpcOpenMemHandle_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaIpcCloseMemHandle(void *devPtr) */
@@ -149,6 +163,7 @@ struct cudart_cudaIpcCloseMemHandle_args {
   void *devPtr;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target, enum cudaFlushGPUDirectRDMAWritesScope scope) */
@@ -158,6 +173,7 @@ struct cudart_cudaDeviceFlushGPUDirectRDMAWrites_args {
   enum cudaFlushGPUDirectRDMAWritesScope scope;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc, void *userData, cudaAsyncCallbackHandle_t *callback) */
@@ -169,6 +185,7 @@ struct cudart_cudaDeviceRegisterAsyncNotification_args {
   cudaAsyncCallbackHandle_t *callback;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback) */
@@ -178,6 +195,7 @@ struct cudart_cudaDeviceUnregisterAsyncNotification_args {
   cudaAsyncCallbackHandle_t callback;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) */
@@ -186,6 +204,7 @@ struct cudart_cudaDeviceGetSharedMemConfig_args {
   enum cudaSharedMemConfig *pConfig;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) */
@@ -194,6 +213,7 @@ struct cudart_cudaDeviceSetSharedMemConfig_args {
   enum cudaSharedMemConfig config;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetLastError(void) */
@@ -201,6 +221,7 @@ typedef __typeof__(cudaGetLastError) cudart_cudaGetLastError_fn;
 struct cudart_cudaGetLastError_args {
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaPeekAtLastError(void) */
@@ -208,6 +229,7 @@ typedef __typeof__(cudaPeekAtLastError) cudart_cudaPeekAtLastError_fn;
 struct cudart_cudaPeekAtLastError_args {
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* const char *cudaGetErrorName(cudaError_t error) */
@@ -216,6 +238,7 @@ struct cudart_cudaGetErrorName_args {
   cudaError_t error;
   const char *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* const char *cudaGetErrorString(cudaError_t error) */
@@ -224,6 +247,7 @@ struct cudart_cudaGetErrorString_args {
   cudaError_t error;
   const char *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetDeviceCount(int *count) */
@@ -232,6 +256,7 @@ struct cudart_cudaGetDeviceCount_args {
   int *count;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) */
@@ -241,6 +266,7 @@ struct cudart_cudaGetDeviceProperties_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) */
@@ -251,6 +277,7 @@ struct cudart_cudaDeviceGetAttribute_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities, const enum cudaAtomicOperation *operations, unsigned int count, int device) */
@@ -262,6 +289,7 @@ struct cudart_cudaDeviceGetHostAtomicCapabilities_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) */
@@ -271,6 +299,7 @@ struct cudart_cudaDeviceGetDefaultMemPool_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) */
@@ -280,6 +309,7 @@ struct cudart_cudaDeviceSetMemPool_args {
   cudaMemPool_t memPool;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) */
@@ -289,6 +319,7 @@ struct cudart_cudaDeviceGetMemPool_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device, int flags) */
@@ -299,6 +330,7 @@ struct cudart_cudaDeviceGetNvSciSyncAttributes_args {
   int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice) */
@@ -310,6 +342,7 @@ struct cudart_cudaDeviceGetP2PAttribute_args {
   int dstDevice;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities, const enum cudaAtomicOperation *operations, unsigned int count, int srcDevice, int dstDevice) */
@@ -322,6 +355,7 @@ struct cudart_cudaDeviceGetP2PAtomicCapabilities_args {
   int dstDevice;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) */
@@ -331,6 +365,7 @@ struct cudart_cudaChooseDevice_args {
   const struct cudaDeviceProp *prop;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags) */
@@ -341,6 +376,7 @@ struct cudart_cudaInitDevice_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaSetDevice(int device) */
@@ -349,6 +385,7 @@ struct cudart_cudaSetDevice_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetDevice(int *device) */
@@ -357,6 +394,7 @@ struct cudart_cudaGetDevice_args {
   int *device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaSetValidDevices(int *device_arr, int len) */
@@ -366,6 +404,7 @@ struct cudart_cudaSetValidDevices_args {
   int len;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaSetDeviceFlags(unsigned int flags) */
@@ -374,6 +413,7 @@ struct cudart_cudaSetDeviceFlags_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetDeviceFlags(unsigned int *flags) */
@@ -382,6 +422,7 @@ struct cudart_cudaGetDeviceFlags_args {
   unsigned int *flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamCreate(cudaStream_t *pStream) */
@@ -390,6 +431,7 @@ struct cudart_cudaStreamCreate_args {
   cudaStream_t *pStream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags) */
@@ -399,6 +441,7 @@ struct cudart_cudaStreamCreateWithFlags_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) */
@@ -409,6 +452,7 @@ struct cudart_cudaStreamCreateWithPriority_args {
   int priority;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) */
@@ -418,6 +462,7 @@ struct cudart_cudaStreamGetPriority_args {
   int *priority;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) */
@@ -427,6 +472,7 @@ struct cudart_cudaStreamGetFlags_args {
   unsigned int *flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId) */
@@ -436,6 +482,7 @@ struct cudart_cudaStreamGetId_args {
   unsigned long long *streamId;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) */
@@ -445,6 +492,7 @@ struct cudart_cudaStreamGetDevice_args {
   int *device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaCtxResetPersistingL2Cache(void) */
@@ -452,6 +500,7 @@ typedef __typeof__(cudaCtxResetPersistingL2Cache) cudart_cudaCtxResetPersistingL
 struct cudart_cudaCtxResetPersistingL2Cache_args {
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) */
@@ -461,6 +510,7 @@ struct cudart_cudaStreamCopyAttributes_args {
   cudaStream_t src;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out) */
@@ -471,6 +521,7 @@ struct cudart_cudaStreamGetAttribute_args {
   cudaLaunchAttributeValue *value_out;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value) */
@@ -481,6 +532,7 @@ struct cudart_cudaStreamSetAttribute_args {
   const cudaLaunchAttributeValue *value;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamDestroy(cudaStream_t stream) */
@@ -489,6 +541,7 @@ struct cudart_cudaStreamDestroy_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) */
@@ -499,6 +552,7 @@ struct cudart_cudaStreamWaitEvent_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags) */
@@ -510,6 +564,7 @@ struct cudart_cudaStreamAddCallback_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamSynchronize(cudaStream_t stream) */
@@ -518,6 +573,7 @@ struct cudart_cudaStreamSynchronize_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamQuery(cudaStream_t stream) */
@@ -526,6 +582,7 @@ struct cudart_cudaStreamQuery_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags) */
@@ -537,6 +594,7 @@ struct cudart_cudaStreamAttachMemAsync_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode) */
@@ -546,6 +604,7 @@ struct cudart_cudaStreamBeginCapture_args {
   enum cudaStreamCaptureMode mode;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, enum cudaStreamCaptureMode mode) */
@@ -559,6 +618,7 @@ struct cudart_cudaStreamBeginCaptureToGraph_args {
   enum cudaStreamCaptureMode mode;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode) */
@@ -567,6 +627,7 @@ struct cudart_cudaThreadExchangeStreamCaptureMode_args {
   enum cudaStreamCaptureMode *mode;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) */
@@ -576,6 +637,7 @@ struct cudart_cudaStreamEndCapture_args {
   cudaGraph_t *pGraph;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) */
@@ -585,6 +647,7 @@ struct cudart_cudaStreamIsCapturing_args {
   enum cudaStreamCaptureStatus *pCaptureStatus;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out) */
@@ -599,6 +662,7 @@ struct cudart_cudaStreamGetCaptureInfo_args {
   size_t *numDependencies_out;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags) */
@@ -611,6 +675,7 @@ struct cudart_cudaStreamUpdateCaptureDependencies_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaEventCreate(cudaEvent_t *event) */
@@ -619,6 +684,7 @@ struct cudart_cudaEventCreate_args {
   cudaEvent_t *event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) */
@@ -628,6 +694,7 @@ struct cudart_cudaEventCreateWithFlags_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) */
@@ -637,6 +704,7 @@ struct cudart_cudaEventRecord_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) */
@@ -647,6 +715,7 @@ struct cudart_cudaEventRecordWithFlags_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaEventQuery(cudaEvent_t event) */
@@ -655,6 +724,7 @@ struct cudart_cudaEventQuery_args {
   cudaEvent_t event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaEventSynchronize(cudaEvent_t event) */
@@ -663,6 +733,7 @@ struct cudart_cudaEventSynchronize_args {
   cudaEvent_t event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaEventDestroy(cudaEvent_t event) */
@@ -671,6 +742,7 @@ struct cudart_cudaEventDestroy_args {
   cudaEvent_t event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) */
@@ -681,6 +753,7 @@ struct cudart_cudaEventElapsedTime_args {
   cudaEvent_t end;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out, const struct cudaExternalMemoryHandleDesc *memHandleDesc) */
@@ -690,6 +763,7 @@ struct cudart_cudaImportExternalMemory_args {
   const struct cudaExternalMemoryHandleDesc *memHandleDesc;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_t extMem, const struct cudaExternalMemoryBufferDesc *bufferDesc) */
@@ -700,6 +774,7 @@ struct cudart_cudaExternalMemoryGetMappedBuffer_args {
   const struct cudaExternalMemoryBufferDesc *bufferDesc;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem, const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc) */
@@ -710,6 +785,7 @@ struct cudart_cudaExternalMemoryGetMappedMipmappedArray_args {
   const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem) */
@@ -718,6 +794,7 @@ struct cudart_cudaDestroyExternalMemory_args {
   cudaExternalMemory_t extMem;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out, const struct cudaExternalSemaphoreHandleDesc *semHandleDesc) */
@@ -727,6 +804,7 @@ struct cudart_cudaImportExternalSemaphore_args {
   const struct cudaExternalSemaphoreHandleDesc *semHandleDesc;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, cudaStream_t stream) */
@@ -738,6 +816,7 @@ struct cudart_cudaSignalExternalSemaphoresAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream) */
@@ -749,6 +828,7 @@ struct cudart_cudaWaitExternalSemaphoresAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem) */
@@ -757,6 +837,7 @@ struct cudart_cudaDestroyExternalSemaphore_args {
   cudaExternalSemaphore_t extSem;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) */
@@ -770,6 +851,7 @@ struct cudart_cudaLaunchKernel_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) */
@@ -780,6 +862,7 @@ struct cudart_cudaLaunchKernelExC_args {
   void **args;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) */
@@ -793,6 +876,7 @@ struct cudart_cudaLaunchCooperativeKernel_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig) */
@@ -802,6 +886,7 @@ struct cudart_cudaFuncSetCacheConfig_args {
   enum cudaFuncCache cacheConfig;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) */
@@ -811,6 +896,7 @@ struct cudart_cudaFuncGetAttributes_args {
   const void *func;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) */
@@ -821,6 +907,7 @@ struct cudart_cudaFuncSetAttribute_args {
   int value;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFuncGetName(const char **name, const void *func) */
@@ -830,6 +917,7 @@ struct cudart_cudaFuncGetName_args {
   const void *func;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize) */
@@ -841,6 +929,7 @@ struct cudart_cudaFuncGetParamInfo_args {
   size_t *paramSize;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) */
@@ -851,6 +940,7 @@ struct cudart_cudaLaunchHostFunc_args {
   void *userData;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config) */
@@ -860,6 +950,7 @@ struct cudart_cudaFuncSetSharedMemConfig_args {
   enum cudaSharedMemConfig config;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize) */
@@ -871,6 +962,7 @@ struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_args {
   size_t dynamicSMemSize;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks, int blockSize) */
@@ -882,6 +974,7 @@ struct cudart_cudaOccupancyAvailableDynamicSMemPerBlock_args {
   int blockSize;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags) */
@@ -894,6 +987,7 @@ struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func, const cudaLaunchConfig_t *launchConfig) */
@@ -904,6 +998,7 @@ struct cudart_cudaOccupancyMaxPotentialClusterSize_args {
   const cudaLaunchConfig_t *launchConfig;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func, const cudaLaunchConfig_t *launchConfig) */
@@ -914,6 +1009,7 @@ struct cudart_cudaOccupancyMaxActiveClusters_args {
   const cudaLaunchConfig_t *launchConfig;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) */
@@ -924,6 +1020,7 @@ struct cudart_cudaMallocManaged_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMalloc(void **devPtr, size_t size) */
@@ -933,6 +1030,7 @@ struct cudart_cudaMalloc_args {
   size_t size;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMallocHost(void **ptr, size_t size) */
@@ -942,6 +1040,7 @@ struct cudart_cudaMallocHost_args {
   size_t size;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height) */
@@ -953,6 +1052,7 @@ struct cudart_cudaMallocPitch_args {
   size_t height;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height, unsigned int flags) */
@@ -965,6 +1065,7 @@ struct cudart_cudaMallocArray_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFree(void *devPtr) */
@@ -973,6 +1074,7 @@ struct cudart_cudaFree_args {
   void *devPtr;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFreeHost(void *ptr) */
@@ -981,6 +1083,7 @@ struct cudart_cudaFreeHost_args {
   void *ptr;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFreeArray(cudaArray_t array) */
@@ -989,6 +1092,7 @@ struct cudart_cudaFreeArray_args {
   cudaArray_t array;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) */
@@ -997,6 +1101,7 @@ struct cudart_cudaFreeMipmappedArray_args {
   cudaMipmappedArray_t mipmappedArray;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) */
@@ -1007,6 +1112,7 @@ struct cudart_cudaHostAlloc_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) */
@@ -1017,6 +1123,7 @@ struct cudart_cudaHostRegister_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaHostUnregister(void *ptr) */
@@ -1025,6 +1132,7 @@ struct cudart_cudaHostUnregister_args {
   void *ptr;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) */
@@ -1035,6 +1143,7 @@ struct cudart_cudaHostGetDevicePointer_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) */
@@ -1044,6 +1153,7 @@ struct cudart_cudaHostGetFlags_args {
   void *pHost;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) */
@@ -1053,6 +1163,7 @@ struct cudart_cudaMalloc3D_args {
   struct cudaExtent extent;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent, unsigned int flags) */
@@ -1064,6 +1175,7 @@ struct cudart_cudaMalloc3DArray_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent, unsigned int numLevels, unsigned int flags) */
@@ -1076,6 +1188,7 @@ struct cudart_cudaMallocMipmappedArray_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray, cudaMipmappedArray_const_t mipmappedArray, unsigned int level) */
@@ -1086,6 +1199,7 @@ struct cudart_cudaGetMipmappedArrayLevel_args {
   unsigned int level;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) */
@@ -1094,6 +1208,7 @@ struct cudart_cudaMemcpy3D_args {
   const struct cudaMemcpy3DParms *p;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p) */
@@ -1102,6 +1217,7 @@ struct cudart_cudaMemcpy3DPeer_args {
   const struct cudaMemcpy3DPeerParms *p;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) */
@@ -1111,6 +1227,7 @@ struct cudart_cudaMemcpy3DAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream) */
@@ -1120,6 +1237,7 @@ struct cudart_cudaMemcpy3DPeerAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemGetInfo(size_t *free, size_t *total) */
@@ -1129,6 +1247,7 @@ struct cudart_cudaMemGetInfo_args {
   size_t *total;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags, cudaArray_t array) */
@@ -1140,6 +1259,7 @@ struct cudart_cudaArrayGetInfo_args {
   cudaArray_t array;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsigned int planeIdx) */
@@ -1150,6 +1270,7 @@ struct cudart_cudaArrayGetPlane_args {
   unsigned int planeIdx;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements, cudaArray_t array, int device) */
@@ -1160,6 +1281,7 @@ struct cudart_cudaArrayGetMemoryRequirements_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements, cudaMipmappedArray_t mipmap, int device) */
@@ -1170,6 +1292,7 @@ struct cudart_cudaMipmappedArrayGetMemoryRequirements_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties, cudaArray_t array) */
@@ -1179,6 +1302,7 @@ struct cudart_cudaArrayGetSparseProperties_args {
   cudaArray_t array;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties, cudaMipmappedArray_t mipmap) */
@@ -1188,6 +1312,7 @@ struct cudart_cudaMipmappedArrayGetSparseProperties_args {
   cudaMipmappedArray_t mipmap;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) */
@@ -1199,6 +1324,7 @@ struct cudart_cudaMemcpy_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count) */
@@ -1211,6 +1337,7 @@ struct cudart_cudaMemcpyPeer_args {
   size_t count;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind) */
@@ -1225,6 +1352,7 @@ struct cudart_cudaMemcpy2D_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind) */
@@ -1240,6 +1368,7 @@ struct cudart_cudaMemcpy2DToArray_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind) */
@@ -1255,6 +1384,7 @@ struct cudart_cudaMemcpy2DFromArray_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height, enum cudaMemcpyKind kind) */
@@ -1271,6 +1401,7 @@ struct cudart_cudaMemcpy2DArrayToArray_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind) */
@@ -1283,6 +1414,7 @@ struct cudart_cudaMemcpyToSymbol_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind) */
@@ -1295,6 +1427,7 @@ struct cudart_cudaMemcpyFromSymbol_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) */
@@ -1307,6 +1440,7 @@ struct cudart_cudaMemcpyAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count, cudaStream_t stream) */
@@ -1320,6 +1454,7 @@ struct cudart_cudaMemcpyPeerAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count, struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream) */
@@ -1335,6 +1470,7 @@ struct cudart_cudaMemcpyBatchAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream) */
@@ -1346,6 +1482,7 @@ struct cudart_cudaMemcpy3DBatchAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) */
@@ -1361,6 +1498,7 @@ struct cudart_cudaMemcpy2DAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) */
@@ -1377,6 +1515,7 @@ struct cudart_cudaMemcpy2DToArrayAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) */
@@ -1393,6 +1532,7 @@ struct cudart_cudaMemcpy2DFromArrayAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream) */
@@ -1406,6 +1546,7 @@ struct cudart_cudaMemcpyToSymbolAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream) */
@@ -1419,6 +1560,7 @@ struct cudart_cudaMemcpyFromSymbolAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemset(void *devPtr, int value, size_t count) */
@@ -1429,6 +1571,7 @@ struct cudart_cudaMemset_args {
   size_t count;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) */
@@ -1441,6 +1584,7 @@ struct cudart_cudaMemset2D_args {
   size_t height;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent) */
@@ -1451,6 +1595,7 @@ struct cudart_cudaMemset3D_args {
   struct cudaExtent extent;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) */
@@ -1462,6 +1607,7 @@ struct cudart_cudaMemsetAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream) */
@@ -1475,6 +1621,7 @@ struct cudart_cudaMemset2DAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent, cudaStream_t stream) */
@@ -1486,6 +1633,7 @@ struct cudart_cudaMemset3DAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) */
@@ -1495,6 +1643,7 @@ struct cudart_cudaGetSymbolAddress_args {
   const void *symbol;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) */
@@ -1504,6 +1653,7 @@ struct cudart_cudaGetSymbolSize_args {
   const void *symbol;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream) */
@@ -1516,6 +1666,7 @@ struct cudart_cudaMemPrefetchAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream) */
@@ -1531,6 +1682,7 @@ struct cudart_cudaMemPrefetchBatchAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count, unsigned long long flags, cudaStream_t stream) */
@@ -1543,6 +1695,7 @@ struct cudart_cudaMemDiscardBatchAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream) */
@@ -1558,6 +1711,7 @@ struct cudart_cudaMemDiscardAndPrefetchBatchAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location) */
@@ -1569,6 +1723,7 @@ struct cudart_cudaMemAdvise_args {
   struct cudaMemLocation location;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, enum cudaMemRangeAttribute attribute, const void *devPtr, size_t count) */
@@ -1581,6 +1736,7 @@ struct cudart_cudaMemRangeGetAttribute_args {
   size_t count;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes, size_t numAttributes, const void *devPtr, size_t count) */
@@ -1594,6 +1750,7 @@ struct cudart_cudaMemRangeGetAttributes_args {
   size_t count;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, enum cudaMemcpyKind kind) */
@@ -1607,6 +1764,7 @@ struct cudart_cudaMemcpyToArray_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, enum cudaMemcpyKind kind) */
@@ -1620,6 +1778,7 @@ struct cudart_cudaMemcpyFromArray_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t count, enum cudaMemcpyKind kind) */
@@ -1635,6 +1794,7 @@ struct cudart_cudaMemcpyArrayToArray_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) */
@@ -1649,6 +1809,7 @@ struct cudart_cudaMemcpyToArrayAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) */
@@ -1663,6 +1824,7 @@ struct cudart_cudaMemcpyFromArrayAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) */
@@ -1673,6 +1835,7 @@ struct cudart_cudaMallocAsync_args {
   cudaStream_t hStream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) */
@@ -1682,6 +1845,7 @@ struct cudart_cudaFreeAsync_args {
   cudaStream_t hStream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) */
@@ -1691,6 +1855,7 @@ struct cudart_cudaMemPoolTrimTo_args {
   size_t minBytesToKeep;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) */
@@ -1701,6 +1866,7 @@ struct cudart_cudaMemPoolSetAttribute_args {
   void *value;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) */
@@ -1711,6 +1877,7 @@ struct cudart_cudaMemPoolGetAttribute_args {
   void *value;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList, size_t count) */
@@ -1721,6 +1888,7 @@ struct cudart_cudaMemPoolSetAccess_args {
   size_t count;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool, struct cudaMemLocation *location) */
@@ -1731,6 +1899,7 @@ struct cudart_cudaMemPoolGetAccess_args {
   struct cudaMemLocation *location;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps) */
@@ -1740,6 +1909,7 @@ struct cudart_cudaMemPoolCreate_args {
   const struct cudaMemPoolProps *poolProps;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) */
@@ -1748,6 +1918,7 @@ struct cudart_cudaMemPoolDestroy_args {
   cudaMemPool_t memPool;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location, enum cudaMemAllocationType type) */
@@ -1758,6 +1929,7 @@ struct cudart_cudaMemGetDefaultMemPool_args {
   enum cudaMemAllocationType type;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location, enum cudaMemAllocationType type) */
@@ -1768,6 +1940,7 @@ struct cudart_cudaMemGetMemPool_args {
   enum cudaMemAllocationType type;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type, cudaMemPool_t memPool) */
@@ -1778,6 +1951,7 @@ struct cudart_cudaMemSetMemPool_args {
   cudaMemPool_t memPool;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) */
@@ -1789,6 +1963,7 @@ struct cudart_cudaMallocFromPoolAsync_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPool_t memPool, enum cudaMemAllocationHandleType handleType, unsigned int flags) */
@@ -1800,6 +1975,7 @@ struct cudart_cudaMemPoolExportToShareableHandle_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *shareableHandle, enum cudaMemAllocationHandleType handleType, unsigned int flags) */
@@ -1811,6 +1987,7 @@ struct cudart_cudaMemPoolImportFromShareableHandle_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData, void *ptr) */
@@ -1820,6 +1997,7 @@ struct cudart_cudaMemPoolExportPointer_args {
   void *ptr;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool, struct cudaMemPoolPtrExportData *exportData) */
@@ -1830,6 +2008,7 @@ struct cudart_cudaMemPoolImportPointer_args {
   struct cudaMemPoolPtrExportData *exportData;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr) */
@@ -1839,6 +2018,7 @@ struct cudart_cudaPointerGetAttributes_args {
   const void *ptr;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice) */
@@ -1849,6 +2029,7 @@ struct cudart_cudaDeviceCanAccessPeer_args {
   int peerDevice;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) */
@@ -1858,6 +2039,7 @@ struct cudart_cudaDeviceEnablePeerAccess_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) */
@@ -1866,6 +2048,7 @@ struct cudart_cudaDeviceDisablePeerAccess_args {
   int peerDevice;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource) */
@@ -1874,6 +2057,7 @@ struct cudart_cudaGraphicsUnregisterResource_args {
   cudaGraphicsResource_t resource;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, unsigned int flags) */
@@ -1883,6 +2067,7 @@ struct cudart_cudaGraphicsResourceSetMapFlags_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources, cudaStream_t stream) */
@@ -1893,6 +2078,7 @@ struct cudart_cudaGraphicsMapResources_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resources, cudaStream_t stream) */
@@ -1903,6 +2089,7 @@ struct cudart_cudaGraphicsUnmapResources_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size, cudaGraphicsResource_t resource) */
@@ -1913,6 +2100,7 @@ struct cudart_cudaGraphicsResourceGetMappedPointer_args {
   cudaGraphicsResource_t resource;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array, cudaGraphicsResource_t resource, unsigned int arrayIndex, unsigned int mipLevel) */
@@ -1924,6 +2112,7 @@ struct cudart_cudaGraphicsSubResourceGetMappedArray_args {
   unsigned int mipLevel;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mipmappedArray, cudaGraphicsResource_t resource) */
@@ -1933,6 +2122,7 @@ struct cudart_cudaGraphicsResourceGetMappedMipmappedArray_args {
   cudaGraphicsResource_t resource;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array) */
@@ -1942,6 +2132,7 @@ struct cudart_cudaGetChannelDesc_args {
   cudaArray_const_t array;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) */
@@ -1954,6 +2145,7 @@ struct cudart_cudaCreateChannelDesc_args {
   enum cudaChannelFormatKind f;
   struct cudaChannelFormatDesc tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc, const struct cudaTextureDesc *pTexDesc, const struct cudaResourceViewDesc *pResViewDesc) */
@@ -1965,6 +2157,7 @@ struct cudart_cudaCreateTextureObject_args {
   const struct cudaResourceViewDesc *pResViewDesc;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) */
@@ -1973,6 +2166,7 @@ struct cudart_cudaDestroyTextureObject_args {
   cudaTextureObject_t texObject;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject) */
@@ -1982,6 +2176,7 @@ struct cudart_cudaGetTextureObjectResourceDesc_args {
   cudaTextureObject_t texObject;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject) */
@@ -1991,6 +2186,7 @@ struct cudart_cudaGetTextureObjectTextureDesc_args {
   cudaTextureObject_t texObject;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc, cudaTextureObject_t texObject) */
@@ -2000,6 +2196,7 @@ struct cudart_cudaGetTextureObjectResourceViewDesc_args {
   cudaTextureObject_t texObject;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc) */
@@ -2009,6 +2206,7 @@ struct cudart_cudaCreateSurfaceObject_args {
   const struct cudaResourceDesc *pResDesc;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) */
@@ -2017,6 +2215,7 @@ struct cudart_cudaDestroySurfaceObject_args {
   cudaSurfaceObject_t surfObject;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t surfObject) */
@@ -2026,6 +2225,7 @@ struct cudart_cudaGetSurfaceObjectResourceDesc_args {
   cudaSurfaceObject_t surfObject;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDriverGetVersion(int *driverVersion) */
@@ -2034,6 +2234,7 @@ struct cudart_cudaDriverGetVersion_args {
   int *driverVersion;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) */
@@ -2042,6 +2243,7 @@ struct cudart_cudaRuntimeGetVersion_args {
   int *runtimeVersion;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *userData, cudaLogsCallbackHandle *callback_out) */
@@ -2052,6 +2254,7 @@ struct cudart_cudaLogsRegisterCallback_args {
   cudaLogsCallbackHandle *callback_out;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback) */
@@ -2060,6 +2263,7 @@ struct cudart_cudaLogsUnregisterCallback_args {
   cudaLogsCallbackHandle callback;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags) */
@@ -2069,6 +2273,7 @@ struct cudart_cudaLogsCurrent_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile, unsigned int flags) */
@@ -2079,6 +2284,7 @@ struct cudart_cudaLogsDumpToFile_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size, unsigned int flags) */
@@ -2090,6 +2296,7 @@ struct cudart_cudaLogsDumpToMemory_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) */
@@ -2099,6 +2306,7 @@ struct cudart_cudaGraphCreate_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaKernelNodeParams *pNodeParams) */
@@ -2111,6 +2319,7 @@ struct cudart_cudaGraphAddKernelNode_args {
   const struct cudaKernelNodeParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams) */
@@ -2120,6 +2329,7 @@ struct cudart_cudaGraphKernelNodeGetParams_args {
   struct cudaKernelNodeParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams) */
@@ -2129,6 +2339,7 @@ struct cudart_cudaGraphKernelNodeSetParams_args {
   const struct cudaKernelNodeParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc) */
@@ -2138,6 +2349,7 @@ struct cudart_cudaGraphKernelNodeCopyAttributes_args {
   cudaGraphNode_t hSrc;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out) */
@@ -2148,6 +2360,7 @@ struct cudart_cudaGraphKernelNodeGetAttribute_args {
   cudaLaunchAttributeValue *value_out;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value) */
@@ -2158,6 +2371,7 @@ struct cudart_cudaGraphKernelNodeSetAttribute_args {
   const cudaLaunchAttributeValue *value;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaMemcpy3DParms *pCopyParams) */
@@ -2170,6 +2384,7 @@ struct cudart_cudaGraphAddMemcpyNode_args {
   const struct cudaMemcpy3DParms *pCopyParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind) */
@@ -2186,6 +2401,7 @@ struct cudart_cudaGraphAddMemcpyNodeToSymbol_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind) */
@@ -2202,6 +2418,7 @@ struct cudart_cudaGraphAddMemcpyNodeFromSymbol_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) */
@@ -2217,6 +2434,7 @@ struct cudart_cudaGraphAddMemcpyNode1D_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *pNodeParams) */
@@ -2226,6 +2444,7 @@ struct cudart_cudaGraphMemcpyNodeGetParams_args {
   struct cudaMemcpy3DParms *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *pNodeParams) */
@@ -2235,6 +2454,7 @@ struct cudart_cudaGraphMemcpyNodeSetParams_args {
   const struct cudaMemcpy3DParms *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind) */
@@ -2248,6 +2468,7 @@ struct cudart_cudaGraphMemcpyNodeSetParamsToSymbol_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind) */
@@ -2261,6 +2482,7 @@ struct cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) */
@@ -2273,6 +2495,7 @@ struct cudart_cudaGraphMemcpyNodeSetParams1D_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaMemsetParams *pMemsetParams) */
@@ -2285,6 +2508,7 @@ struct cudart_cudaGraphAddMemsetNode_args {
   const struct cudaMemsetParams *pMemsetParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *pNodeParams) */
@@ -2294,6 +2518,7 @@ struct cudart_cudaGraphMemsetNodeGetParams_args {
   struct cudaMemsetParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams) */
@@ -2303,6 +2528,7 @@ struct cudart_cudaGraphMemsetNodeSetParams_args {
   const struct cudaMemsetParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaHostNodeParams *pNodeParams) */
@@ -2315,6 +2541,7 @@ struct cudart_cudaGraphAddHostNode_args {
   const struct cudaHostNodeParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *pNodeParams) */
@@ -2324,6 +2551,7 @@ struct cudart_cudaGraphHostNodeGetParams_args {
   struct cudaHostNodeParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams) */
@@ -2333,6 +2561,7 @@ struct cudart_cudaGraphHostNodeSetParams_args {
   const struct cudaHostNodeParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaGraph_t childGraph) */
@@ -2345,6 +2574,7 @@ struct cudart_cudaGraphAddChildGraphNode_args {
   cudaGraph_t childGraph;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph) */
@@ -2354,6 +2584,7 @@ struct cudart_cudaGraphChildGraphNodeGetGraph_args {
   cudaGraph_t *pGraph;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies) */
@@ -2365,6 +2596,7 @@ struct cudart_cudaGraphAddEmptyNode_args {
   size_t numDependencies;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaEvent_t event) */
@@ -2377,6 +2609,7 @@ struct cudart_cudaGraphAddEventRecordNode_args {
   cudaEvent_t event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out) */
@@ -2386,6 +2619,7 @@ struct cudart_cudaGraphEventRecordNodeGetEvent_args {
   cudaEvent_t *event_out;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) */
@@ -2395,6 +2629,7 @@ struct cudart_cudaGraphEventRecordNodeSetEvent_args {
   cudaEvent_t event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaEvent_t event) */
@@ -2407,6 +2642,7 @@ struct cudart_cudaGraphAddEventWaitNode_args {
   cudaEvent_t event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out) */
@@ -2416,6 +2652,7 @@ struct cudart_cudaGraphEventWaitNodeGetEvent_args {
   cudaEvent_t *event_out;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) */
@@ -2425,6 +2662,7 @@ struct cudart_cudaGraphEventWaitNodeSetEvent_args {
   cudaEvent_t event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) */
@@ -2437,6 +2675,7 @@ struct cudart_cudaGraphAddExternalSemaphoresSignalNode_args {
   const struct cudaExternalSemaphoreSignalNodeParams *nodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams *params_out) */
@@ -2446,6 +2685,7 @@ struct cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_args {
   struct cudaExternalSemaphoreSignalNodeParams *params_out;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) */
@@ -2455,6 +2695,7 @@ struct cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_args {
   const struct cudaExternalSemaphoreSignalNodeParams *nodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) */
@@ -2467,6 +2708,7 @@ struct cudart_cudaGraphAddExternalSemaphoresWaitNode_args {
   const struct cudaExternalSemaphoreWaitNodeParams *nodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode, struct cudaExternalSemaphoreWaitNodeParams *params_out) */
@@ -2476,6 +2718,7 @@ struct cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_args {
   struct cudaExternalSemaphoreWaitNodeParams *params_out;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) */
@@ -2485,6 +2728,7 @@ struct cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_args {
   const struct cudaExternalSemaphoreWaitNodeParams *nodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams) */
@@ -2497,6 +2741,7 @@ struct cudart_cudaGraphAddMemAllocNode_args {
   struct cudaMemAllocNodeParams *nodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out) */
@@ -2506,6 +2751,7 @@ struct cudart_cudaGraphMemAllocNodeGetParams_args {
   struct cudaMemAllocNodeParams *params_out;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dptr) */
@@ -2518,6 +2764,7 @@ struct cudart_cudaGraphAddMemFreeNode_args {
   void *dptr;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) */
@@ -2527,6 +2774,7 @@ struct cudart_cudaGraphMemFreeNodeGetParams_args {
   void *dptr_out;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGraphMemTrim(int device) */
@@ -2535,6 +2783,7 @@ struct cudart_cudaDeviceGraphMemTrim_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value) */
@@ -2545,6 +2794,7 @@ struct cudart_cudaDeviceGetGraphMemAttribute_args {
   void *value;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value) */
@@ -2555,6 +2805,7 @@ struct cudart_cudaDeviceSetGraphMemAttribute_args {
   void *value;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) */
@@ -2564,6 +2815,7 @@ struct cudart_cudaGraphClone_args {
   cudaGraph_t originalGraph;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode, cudaGraph_t clonedGraph) */
@@ -2574,6 +2826,7 @@ struct cudart_cudaGraphNodeFindInClone_args {
   cudaGraph_t clonedGraph;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType) */
@@ -2583,6 +2836,7 @@ struct cudart_cudaGraphNodeGetType_args {
   enum cudaGraphNodeType *pType;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes) */
@@ -2593,6 +2847,7 @@ struct cudart_cudaGraphGetNodes_args {
   size_t *numNodes;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes) */
@@ -2603,6 +2858,7 @@ struct cudart_cudaGraphGetRootNodes_args {
   size_t *pNumRootNodes;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, cudaGraphEdgeData *edgeData, size_t *numEdges) */
@@ -2615,6 +2871,7 @@ struct cudart_cudaGraphGetEdges_args {
   size_t *numEdges;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, cudaGraphEdgeData *edgeData, size_t *pNumDependencies) */
@@ -2626,6 +2883,7 @@ struct cudart_cudaGraphNodeGetDependencies_args {
   size_t *pNumDependencies;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes) */
@@ -2637,6 +2895,7 @@ struct cudart_cudaGraphNodeGetDependentNodes_args {
   size_t *pNumDependentNodes;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t numDependencies) */
@@ -2649,6 +2908,7 @@ struct cudart_cudaGraphAddDependencies_args {
   size_t numDependencies;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t numDependencies) */
@@ -2661,6 +2921,7 @@ struct cudart_cudaGraphRemoveDependencies_args {
   size_t numDependencies;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) */
@@ -2669,6 +2930,7 @@ struct cudart_cudaGraphDestroyNode_args {
   cudaGraphNode_t node;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags) */
@@ -2679,6 +2941,7 @@ struct cudart_cudaGraphInstantiate_args {
   unsigned long long flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags) */
@@ -2689,6 +2952,7 @@ struct cudart_cudaGraphInstantiateWithFlags_args {
   unsigned long long flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, cudaGraphInstantiateParams *instantiateParams) */
@@ -2699,6 +2963,7 @@ struct cudart_cudaGraphInstantiateWithParams_args {
   cudaGraphInstantiateParams *instantiateParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags) */
@@ -2708,6 +2973,7 @@ struct cudart_cudaGraphExecGetFlags_args {
   unsigned long long *flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams) */
@@ -2718,6 +2984,7 @@ struct cudart_cudaGraphExecKernelNodeSetParams_args {
   const struct cudaKernelNodeParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaMemcpy3DParms *pNodeParams) */
@@ -2728,6 +2995,7 @@ struct cudart_cudaGraphExecMemcpyNodeSetParams_args {
   const struct cudaMemcpy3DParms *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind) */
@@ -2742,6 +3010,7 @@ struct cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind) */
@@ -2756,6 +3025,7 @@ struct cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) */
@@ -2769,6 +3039,7 @@ struct cudart_cudaGraphExecMemcpyNodeSetParams1D_args {
   enum cudaMemcpyKind kind;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams) */
@@ -2779,6 +3050,7 @@ struct cudart_cudaGraphExecMemsetNodeSetParams_args {
   const struct cudaMemsetParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams) */
@@ -2789,6 +3061,7 @@ struct cudart_cudaGraphExecHostNodeSetParams_args {
   const struct cudaHostNodeParams *pNodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, cudaGraph_t childGraph) */
@@ -2799,6 +3072,7 @@ struct cudart_cudaGraphExecChildGraphNodeSetParams_args {
   cudaGraph_t childGraph;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event) */
@@ -2809,6 +3083,7 @@ struct cudart_cudaGraphExecEventRecordNodeSetEvent_args {
   cudaEvent_t event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event) */
@@ -2819,6 +3094,7 @@ struct cudart_cudaGraphExecEventWaitNodeSetEvent_args {
   cudaEvent_t event;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) */
@@ -2829,6 +3105,7 @@ struct cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_args {
   const struct cudaExternalSemaphoreSignalNodeParams *nodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) */
@@ -2839,6 +3116,7 @@ struct cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_args {
   const struct cudaExternalSemaphoreWaitNodeParams *nodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int isEnabled) */
@@ -2849,6 +3127,7 @@ struct cudart_cudaGraphNodeSetEnabled_args {
   unsigned int isEnabled;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int *isEnabled) */
@@ -2859,6 +3138,7 @@ struct cudart_cudaGraphNodeGetEnabled_args {
   unsigned int *isEnabled;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *resultInfo) */
@@ -2869,6 +3149,7 @@ struct cudart_cudaGraphExecUpdate_args {
   cudaGraphExecUpdateResultInfo *resultInfo;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) */
@@ -2878,6 +3159,7 @@ struct cudart_cudaGraphUpload_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) */
@@ -2887,6 +3169,7 @@ struct cudart_cudaGraphLaunch_args {
   cudaStream_t stream;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) */
@@ -2895,6 +3178,7 @@ struct cudart_cudaGraphExecDestroy_args {
   cudaGraphExec_t graphExec;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphDestroy(cudaGraph_t graph) */
@@ -2903,6 +3187,7 @@ struct cudart_cudaGraphDestroy_args {
   cudaGraph_t graph;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags) */
@@ -2913,6 +3198,7 @@ struct cudart_cudaGraphDebugDotPrint_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy, unsigned int initialRefcount, unsigned int flags) */
@@ -2925,6 +3211,7 @@ struct cudart_cudaUserObjectCreate_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) */
@@ -2934,6 +3221,7 @@ struct cudart_cudaUserObjectRetain_args {
   unsigned int count;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) */
@@ -2943,6 +3231,7 @@ struct cudart_cudaUserObjectRelease_args {
   unsigned int count;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count, unsigned int flags) */
@@ -2954,6 +3243,7 @@ struct cudart_cudaGraphRetainUserObject_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count) */
@@ -2964,6 +3254,7 @@ struct cudart_cudaGraphReleaseUserObject_args {
   unsigned int count;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, struct cudaGraphNodeParams *nodeParams) */
@@ -2977,6 +3268,7 @@ struct cudart_cudaGraphAddNode_args {
   struct cudaGraphNodeParams *nodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams) */
@@ -2986,6 +3278,7 @@ struct cudart_cudaGraphNodeSetParams_args {
   struct cudaGraphNodeParams *nodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams) */
@@ -2996,6 +3289,7 @@ struct cudart_cudaGraphExecNodeSetParams_args {
   struct cudaGraphNodeParams *nodeParams;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph, unsigned int defaultLaunchValue, unsigned int flags) */
@@ -3007,6 +3301,7 @@ struct cudart_cudaGraphConditionalHandleCreate_args {
   unsigned int flags;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus) */
@@ -3018,6 +3313,7 @@ struct cudart_cudaGetDriverEntryPoint_args {
   enum cudaDriverEntryPointQueryResult *driverStatus;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cudart_hook_cudaGetDriverEntryPoint_after(struct cudart_cudaGetDriverEntryPoint_args *args);
 
@@ -3031,6 +3327,7 @@ struct cudart_cudaGetDriverEntryPointByVersion_args {
   enum cudaDriverEntryPointQueryResult *driverStatus;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void cudart_hook_cudaGetDriverEntryPointByVersion_after(struct cudart_cudaGetDriverEntryPointByVersion_args *args);
 
@@ -3047,6 +3344,7 @@ struct cudart_cudaLibraryLoadData_args {
   unsigned int numLibraryOptions;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName, enum cudaJitOption *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, enum cudaLibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions) */
@@ -3062,6 +3360,7 @@ struct cudart_cudaLibraryLoadFromFile_args {
   unsigned int numLibraryOptions;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLibraryUnload(cudaLibrary_t library) */
@@ -3070,6 +3369,7 @@ struct cudart_cudaLibraryUnload_args {
   cudaLibrary_t library;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, const char *name) */
@@ -3080,6 +3380,7 @@ struct cudart_cudaLibraryGetKernel_args {
   const char *name;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library, const char *name) */
@@ -3091,6 +3392,7 @@ struct cudart_cudaLibraryGetGlobal_args {
   const char *name;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t library, const char *name) */
@@ -3102,6 +3404,7 @@ struct cudart_cudaLibraryGetManaged_args {
   const char *name;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol) */
@@ -3112,6 +3415,7 @@ struct cudart_cudaLibraryGetUnifiedFunction_args {
   const char *symbol;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib) */
@@ -3121,6 +3425,7 @@ struct cudart_cudaLibraryGetKernelCount_args {
   cudaLibrary_t lib;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels, cudaLibrary_t lib) */
@@ -3131,6 +3436,7 @@ struct cudart_cudaLibraryEnumerateKernels_args {
   cudaLibrary_t lib;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr, int value, int device) */
@@ -3142,6 +3448,7 @@ struct cudart_cudaKernelSetAttributeForDevice_args {
   int device;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pExportTableId) */
@@ -3151,6 +3458,7 @@ struct cudart_cudaGetExportTable_args {
   const cudaUUID_t *pExportTableId;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr) */
@@ -3160,6 +3468,7 @@ struct cudart_cudaGetFuncBySymbol_args {
   const void *symbolPtr;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) */
@@ -3169,6 +3478,7 @@ struct cudart_cudaGetKernel_args {
   const void *entryFuncAddr;
   cudaError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* Device work (trace.commands in the spec) goes through the backend's hooks. */

@@ -14,7 +14,9 @@ static const struct tracer_value_name cudart_names_0_values[] = {
     { INT64_C(2), "cudaRoundPosInf" },
     { INT64_C(3), "cudaRoundMinInf" },
 };
-static const struct tracer_names cudart_names_0 = {"enum cudaRoundMode", cudart_names_0_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_0 __attribute__((unused)) = {"enum cudaRoundMode", cudart_names_0_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_1_values[] = {
     { INT64_C(0), "cudaSuccess" },
@@ -152,7 +154,9 @@ static const struct tracer_value_name cudart_names_1_values[] = {
     { INT64_C(999), "cudaErrorUnknown" },
     { INT64_C(10000), "cudaErrorApiFailureBase" },
 };
-static const struct tracer_names cudart_names_1 = {"enum cudaError", cudart_names_1_values, 134};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_1 __attribute__((unused)) = {"enum cudaError", cudart_names_1_values,
+                                                                   134};
 
 static const struct tracer_value_name cudart_names_2_values[] = {
     { INT64_C(0), "cudaChannelFormatKindSigned" },
@@ -188,7 +192,9 @@ static const struct tracer_value_name cudart_names_2_values[] = {
     { INT64_C(30), "cudaChannelFormatKindUnsignedBlockCompressed7SRGB" },
     { INT64_C(31), "cudaChannelFormatKindUnsignedNormalized1010102" },
 };
-static const struct tracer_names cudart_names_2 = {"enum cudaChannelFormatKind", cudart_names_2_values, 32};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_2 __attribute__((unused)) = {"enum cudaChannelFormatKind", cudart_names_2_values,
+                                                                   32};
 
 static const struct tracer_value_name cudart_names_3_values[] = {
     { INT64_C(0), "cudaMemoryTypeUnregistered" },
@@ -196,7 +202,9 @@ static const struct tracer_value_name cudart_names_3_values[] = {
     { INT64_C(2), "cudaMemoryTypeDevice" },
     { INT64_C(3), "cudaMemoryTypeManaged" },
 };
-static const struct tracer_names cudart_names_3 = {"enum cudaMemoryType", cudart_names_3_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_3 __attribute__((unused)) = {"enum cudaMemoryType", cudart_names_3_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_4_values[] = {
     { INT64_C(0), "cudaMemcpyHostToHost" },
@@ -205,28 +213,36 @@ static const struct tracer_value_name cudart_names_4_values[] = {
     { INT64_C(3), "cudaMemcpyDeviceToDevice" },
     { INT64_C(4), "cudaMemcpyDefault" },
 };
-static const struct tracer_names cudart_names_4 = {"enum cudaMemcpyKind", cudart_names_4_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_4 __attribute__((unused)) = {"enum cudaMemcpyKind", cudart_names_4_values,
+                                                                   5};
 
 static const struct tracer_value_name cudart_names_5_values[] = {
     { INT64_C(0), "cudaAccessPropertyNormal" },
     { INT64_C(1), "cudaAccessPropertyStreaming" },
     { INT64_C(2), "cudaAccessPropertyPersisting" },
 };
-static const struct tracer_names cudart_names_5 = {"enum cudaAccessProperty", cudart_names_5_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_5 __attribute__((unused)) = {"enum cudaAccessProperty", cudart_names_5_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_6_values[] = {
     { INT64_C(0), "cudaStreamCaptureStatusNone" },
     { INT64_C(1), "cudaStreamCaptureStatusActive" },
     { INT64_C(2), "cudaStreamCaptureStatusInvalidated" },
 };
-static const struct tracer_names cudart_names_6 = {"enum cudaStreamCaptureStatus", cudart_names_6_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_6 __attribute__((unused)) = {"enum cudaStreamCaptureStatus", cudart_names_6_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_7_values[] = {
     { INT64_C(0), "cudaStreamCaptureModeGlobal" },
     { INT64_C(1), "cudaStreamCaptureModeThreadLocal" },
     { INT64_C(2), "cudaStreamCaptureModeRelaxed" },
 };
-static const struct tracer_names cudart_names_7 = {"enum cudaStreamCaptureMode", cudart_names_7_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_7 __attribute__((unused)) = {"enum cudaStreamCaptureMode", cudart_names_7_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_8_values[] = {
     { INT64_C(1), "cudaSyncPolicyAuto" },
@@ -234,30 +250,40 @@ static const struct tracer_value_name cudart_names_8_values[] = {
     { INT64_C(3), "cudaSyncPolicyYield" },
     { INT64_C(4), "cudaSyncPolicyBlockingSync" },
 };
-static const struct tracer_names cudart_names_8 = {"enum cudaSynchronizationPolicy", cudart_names_8_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_8 __attribute__((unused)) = {"enum cudaSynchronizationPolicy", cudart_names_8_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_9_values[] = {
     { INT64_C(0), "cudaClusterSchedulingPolicyDefault" },
     { INT64_C(1), "cudaClusterSchedulingPolicySpread" },
     { INT64_C(2), "cudaClusterSchedulingPolicyLoadBalancing" },
 };
-static const struct tracer_names cudart_names_9 = {"enum cudaClusterSchedulingPolicy", cudart_names_9_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_9 __attribute__((unused)) = {"enum cudaClusterSchedulingPolicy", cudart_names_9_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_10_values[] = {
     { INT64_C(0), "cudaStreamAddCaptureDependencies" },
     { INT64_C(1), "cudaStreamSetCaptureDependencies" },
 };
-static const struct tracer_names cudart_names_10 = {"enum cudaStreamUpdateCaptureDependenciesFlags", cudart_names_10_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_10 __attribute__((unused)) = {"enum cudaStreamUpdateCaptureDependenciesFlags", cudart_names_10_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_11_values[] = {
     { INT64_C(1), "cudaUserObjectNoDestructorSync" },
 };
-static const struct tracer_names cudart_names_11 = {"enum cudaUserObjectFlags", cudart_names_11_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_11 __attribute__((unused)) = {"enum cudaUserObjectFlags", cudart_names_11_values,
+                                                                   1};
 
 static const struct tracer_value_name cudart_names_12_values[] = {
     { INT64_C(1), "cudaGraphUserObjectMove" },
 };
-static const struct tracer_names cudart_names_12 = {"enum cudaUserObjectRetainFlags", cudart_names_12_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_12 __attribute__((unused)) = {"enum cudaUserObjectRetainFlags", cudart_names_12_values,
+                                                                   1};
 
 static const struct tracer_value_name cudart_names_13_values[] = {
     { INT64_C(0), "cudaGraphicsRegisterFlagsNone" },
@@ -266,14 +292,18 @@ static const struct tracer_value_name cudart_names_13_values[] = {
     { INT64_C(4), "cudaGraphicsRegisterFlagsSurfaceLoadStore" },
     { INT64_C(8), "cudaGraphicsRegisterFlagsTextureGather" },
 };
-static const struct tracer_names cudart_names_13 = {"enum cudaGraphicsRegisterFlags", cudart_names_13_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_13 __attribute__((unused)) = {"enum cudaGraphicsRegisterFlags", cudart_names_13_values,
+                                                                   5};
 
 static const struct tracer_value_name cudart_names_14_values[] = {
     { INT64_C(0), "cudaGraphicsMapFlagsNone" },
     { INT64_C(1), "cudaGraphicsMapFlagsReadOnly" },
     { INT64_C(2), "cudaGraphicsMapFlagsWriteDiscard" },
 };
-static const struct tracer_names cudart_names_14 = {"enum cudaGraphicsMapFlags", cudart_names_14_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_14 __attribute__((unused)) = {"enum cudaGraphicsMapFlags", cudart_names_14_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_15_values[] = {
     { INT64_C(0), "cudaGraphicsCubeFacePositiveX" },
@@ -283,7 +313,9 @@ static const struct tracer_value_name cudart_names_15_values[] = {
     { INT64_C(4), "cudaGraphicsCubeFacePositiveZ" },
     { INT64_C(5), "cudaGraphicsCubeFaceNegativeZ" },
 };
-static const struct tracer_names cudart_names_15 = {"enum cudaGraphicsCubeFace", cudart_names_15_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_15 __attribute__((unused)) = {"enum cudaGraphicsCubeFace", cudart_names_15_values,
+                                                                   6};
 
 static const struct tracer_value_name cudart_names_16_values[] = {
     { INT64_C(0), "cudaResourceTypeArray" },
@@ -291,7 +323,9 @@ static const struct tracer_value_name cudart_names_16_values[] = {
     { INT64_C(2), "cudaResourceTypeLinear" },
     { INT64_C(3), "cudaResourceTypePitch2D" },
 };
-static const struct tracer_names cudart_names_16 = {"enum cudaResourceType", cudart_names_16_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_16 __attribute__((unused)) = {"enum cudaResourceType", cudart_names_16_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_17_values[] = {
     { INT64_C(0), "cudaResViewFormatNone" },
@@ -330,7 +364,9 @@ static const struct tracer_value_name cudart_names_17_values[] = {
     { INT64_C(33), "cudaResViewFormatSignedBlockCompressed6H" },
     { INT64_C(34), "cudaResViewFormatUnsignedBlockCompressed7" },
 };
-static const struct tracer_names cudart_names_17 = {"enum cudaResourceViewFormat", cudart_names_17_values, 35};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_17 __attribute__((unused)) = {"enum cudaResourceViewFormat", cudart_names_17_values,
+                                                                   35};
 
 static const struct tracer_value_name cudart_names_18_values[] = {
     { INT64_C(8), "cudaFuncAttributeMaxDynamicSharedMemorySize" },
@@ -343,7 +379,9 @@ static const struct tracer_value_name cudart_names_18_values[] = {
     { INT64_C(15), "cudaFuncAttributeClusterSchedulingPolicyPreference" },
     { INT64_C(16), "cudaFuncAttributeMax" },
 };
-static const struct tracer_names cudart_names_18 = {"enum cudaFuncAttribute", cudart_names_18_values, 9};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_18 __attribute__((unused)) = {"enum cudaFuncAttribute", cudart_names_18_values,
+                                                                   9};
 
 static const struct tracer_value_name cudart_names_19_values[] = {
     { INT64_C(0), "cudaFuncCachePreferNone" },
@@ -351,21 +389,27 @@ static const struct tracer_value_name cudart_names_19_values[] = {
     { INT64_C(2), "cudaFuncCachePreferL1" },
     { INT64_C(3), "cudaFuncCachePreferEqual" },
 };
-static const struct tracer_names cudart_names_19 = {"enum cudaFuncCache", cudart_names_19_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_19 __attribute__((unused)) = {"enum cudaFuncCache", cudart_names_19_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_20_values[] = {
     { INT64_C(0), "cudaSharedMemBankSizeDefault" },
     { INT64_C(1), "cudaSharedMemBankSizeFourByte" },
     { INT64_C(2), "cudaSharedMemBankSizeEightByte" },
 };
-static const struct tracer_names cudart_names_20 = {"enum cudaSharedMemConfig", cudart_names_20_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_20 __attribute__((unused)) = {"enum cudaSharedMemConfig", cudart_names_20_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_21_values[] = {
     { INT64_C(-1), "cudaSharedmemCarveoutDefault" },
     { INT64_C(0), "cudaSharedmemCarveoutMaxL1" },
     { INT64_C(100), "cudaSharedmemCarveoutMaxShared" },
 };
-static const struct tracer_names cudart_names_21 = {"enum cudaSharedCarveout", cudart_names_21_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_21 __attribute__((unused)) = {"enum cudaSharedCarveout", cudart_names_21_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_22_values[] = {
     { INT64_C(0), "cudaComputeModeDefault" },
@@ -373,7 +417,9 @@ static const struct tracer_value_name cudart_names_22_values[] = {
     { INT64_C(2), "cudaComputeModeProhibited" },
     { INT64_C(3), "cudaComputeModeExclusiveProcess" },
 };
-static const struct tracer_names cudart_names_22 = {"enum cudaComputeMode", cudart_names_22_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_22 __attribute__((unused)) = {"enum cudaComputeMode", cudart_names_22_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_23_values[] = {
     { INT64_C(0), "cudaLimitStackSize" },
@@ -384,7 +430,9 @@ static const struct tracer_value_name cudart_names_23_values[] = {
     { INT64_C(5), "cudaLimitMaxL2FetchGranularity" },
     { INT64_C(6), "cudaLimitPersistingL2CacheSize" },
 };
-static const struct tracer_names cudart_names_23 = {"enum cudaLimit", cudart_names_23_values, 7};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_23 __attribute__((unused)) = {"enum cudaLimit", cudart_names_23_values,
+                                                                   7};
 
 static const struct tracer_value_name cudart_names_24_values[] = {
     { INT64_C(1), "cudaMemAdviseSetReadMostly" },
@@ -394,7 +442,9 @@ static const struct tracer_value_name cudart_names_24_values[] = {
     { INT64_C(5), "cudaMemAdviseSetAccessedBy" },
     { INT64_C(6), "cudaMemAdviseUnsetAccessedBy" },
 };
-static const struct tracer_names cudart_names_24 = {"enum cudaMemoryAdvise", cudart_names_24_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_24 __attribute__((unused)) = {"enum cudaMemoryAdvise", cudart_names_24_values,
+                                                                   6};
 
 static const struct tracer_value_name cudart_names_25_values[] = {
     { INT64_C(1), "cudaMemRangeAttributeReadMostly" },
@@ -406,31 +456,41 @@ static const struct tracer_value_name cudart_names_25_values[] = {
     { INT64_C(7), "cudaMemRangeAttributeLastPrefetchLocationType" },
     { INT64_C(8), "cudaMemRangeAttributeLastPrefetchLocationId" },
 };
-static const struct tracer_names cudart_names_25 = {"enum cudaMemRangeAttribute", cudart_names_25_values, 8};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_25 __attribute__((unused)) = {"enum cudaMemRangeAttribute", cudart_names_25_values,
+                                                                   8};
 
 static const struct tracer_value_name cudart_names_26_values[] = {
     { INT64_C(1), "cudaFlushGPUDirectRDMAWritesOptionHost" },
     { INT64_C(2), "cudaFlushGPUDirectRDMAWritesOptionMemOps" },
 };
-static const struct tracer_names cudart_names_26 = {"enum cudaFlushGPUDirectRDMAWritesOptions", cudart_names_26_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_26 __attribute__((unused)) = {"enum cudaFlushGPUDirectRDMAWritesOptions", cudart_names_26_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_27_values[] = {
     { INT64_C(0), "cudaGPUDirectRDMAWritesOrderingNone" },
     { INT64_C(100), "cudaGPUDirectRDMAWritesOrderingOwner" },
     { INT64_C(200), "cudaGPUDirectRDMAWritesOrderingAllDevices" },
 };
-static const struct tracer_names cudart_names_27 = {"enum cudaGPUDirectRDMAWritesOrdering", cudart_names_27_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_27 __attribute__((unused)) = {"enum cudaGPUDirectRDMAWritesOrdering", cudart_names_27_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_28_values[] = {
     { INT64_C(100), "cudaFlushGPUDirectRDMAWritesToOwner" },
     { INT64_C(200), "cudaFlushGPUDirectRDMAWritesToAllDevices" },
 };
-static const struct tracer_names cudart_names_28 = {"enum cudaFlushGPUDirectRDMAWritesScope", cudart_names_28_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_28 __attribute__((unused)) = {"enum cudaFlushGPUDirectRDMAWritesScope", cudart_names_28_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_29_values[] = {
     { INT64_C(0), "cudaFlushGPUDirectRDMAWritesTargetCurrentDevice" },
 };
-static const struct tracer_names cudart_names_29 = {"enum cudaFlushGPUDirectRDMAWritesTarget", cudart_names_29_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_29 __attribute__((unused)) = {"enum cudaFlushGPUDirectRDMAWritesTarget", cudart_names_29_values,
+                                                                   1};
 
 static const struct tracer_value_name cudart_names_30_values[] = {
     { INT64_C(1), "cudaDevAttrMaxThreadsPerBlock" },
@@ -572,7 +632,9 @@ static const struct tracer_value_name cudart_names_30_values[] = {
     { INT64_C(147), "cudaDevAttrOnlyPartialHostNativeAtomicSupported" },
     { INT64_C(148), "cudaDevAttrMax" },
 };
-static const struct tracer_names cudart_names_30 = {"enum cudaDeviceAttr", cudart_names_30_values, 138};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_30 __attribute__((unused)) = {"enum cudaDeviceAttr", cudart_names_30_values,
+                                                                   138};
 
 static const struct tracer_value_name cudart_names_31_values[] = {
     { INT64_C(1), "cudaMemPoolReuseFollowEventDependencies" },
@@ -584,7 +646,9 @@ static const struct tracer_value_name cudart_names_31_values[] = {
     { INT64_C(7), "cudaMemPoolAttrUsedMemCurrent" },
     { INT64_C(8), "cudaMemPoolAttrUsedMemHigh" },
 };
-static const struct tracer_names cudart_names_31 = {"enum cudaMemPoolAttr", cudart_names_31_values, 8};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_31 __attribute__((unused)) = {"enum cudaMemPoolAttr", cudart_names_31_values,
+                                                                   8};
 
 static const struct tracer_value_name cudart_names_32_values[] = {
     { INT64_C(0), "cudaMemLocationTypeInvalid" },
@@ -593,14 +657,18 @@ static const struct tracer_value_name cudart_names_32_values[] = {
     { INT64_C(3), "cudaMemLocationTypeHostNuma" },
     { INT64_C(4), "cudaMemLocationTypeHostNumaCurrent" },
 };
-static const struct tracer_names cudart_names_32 = {"enum cudaMemLocationType", cudart_names_32_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_32 __attribute__((unused)) = {"enum cudaMemLocationType", cudart_names_32_values,
+                                                                   5};
 
 static const struct tracer_value_name cudart_names_33_values[] = {
     { INT64_C(0), "cudaMemAccessFlagsProtNone" },
     { INT64_C(1), "cudaMemAccessFlagsProtRead" },
     { INT64_C(3), "cudaMemAccessFlagsProtReadWrite" },
 };
-static const struct tracer_names cudart_names_33 = {"enum cudaMemAccessFlags", cudart_names_33_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_33 __attribute__((unused)) = {"enum cudaMemAccessFlags", cudart_names_33_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_34_values[] = {
     { INT64_C(0), "cudaMemAllocationTypeInvalid" },
@@ -608,7 +676,9 @@ static const struct tracer_value_name cudart_names_34_values[] = {
     { INT64_C(2), "cudaMemAllocationTypeManaged" },
     { INT64_C(2147483647), "cudaMemAllocationTypeMax" },
 };
-static const struct tracer_names cudart_names_34 = {"enum cudaMemAllocationType", cudart_names_34_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_34 __attribute__((unused)) = {"enum cudaMemAllocationType", cudart_names_34_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_35_values[] = {
     { INT64_C(0), "cudaMemHandleTypeNone" },
@@ -617,7 +687,9 @@ static const struct tracer_value_name cudart_names_35_values[] = {
     { INT64_C(4), "cudaMemHandleTypeWin32Kmt" },
     { INT64_C(8), "cudaMemHandleTypeFabric" },
 };
-static const struct tracer_names cudart_names_35 = {"enum cudaMemAllocationHandleType", cudart_names_35_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_35 __attribute__((unused)) = {"enum cudaMemAllocationHandleType", cudart_names_35_values,
+                                                                   5};
 
 static const struct tracer_value_name cudart_names_36_values[] = {
     { INT64_C(0), "cudaGraphMemAttrUsedMemCurrent" },
@@ -625,13 +697,17 @@ static const struct tracer_value_name cudart_names_36_values[] = {
     { INT64_C(2), "cudaGraphMemAttrReservedMemCurrent" },
     { INT64_C(3), "cudaGraphMemAttrReservedMemHigh" },
 };
-static const struct tracer_names cudart_names_36 = {"enum cudaGraphMemAttributeType", cudart_names_36_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_36 __attribute__((unused)) = {"enum cudaGraphMemAttributeType", cudart_names_36_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_37_values[] = {
     { INT64_C(0), "cudaMemcpyFlagDefault" },
     { INT64_C(1), "cudaMemcpyFlagPreferOverlapWithCompute" },
 };
-static const struct tracer_names cudart_names_37 = {"enum cudaMemcpyFlags", cudart_names_37_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_37 __attribute__((unused)) = {"enum cudaMemcpyFlags", cudart_names_37_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_38_values[] = {
     { INT64_C(0), "cudaMemcpySrcAccessOrderInvalid" },
@@ -640,14 +716,18 @@ static const struct tracer_value_name cudart_names_38_values[] = {
     { INT64_C(3), "cudaMemcpySrcAccessOrderAny" },
     { INT64_C(2147483647), "cudaMemcpySrcAccessOrderMax" },
 };
-static const struct tracer_names cudart_names_38 = {"enum cudaMemcpySrcAccessOrder", cudart_names_38_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_38 __attribute__((unused)) = {"enum cudaMemcpySrcAccessOrder", cudart_names_38_values,
+                                                                   5};
 
 static const struct tracer_value_name cudart_names_39_values[] = {
     { INT64_C(1), "cudaMemcpyOperandTypePointer" },
     { INT64_C(2), "cudaMemcpyOperandTypeArray" },
     { INT64_C(2147483647), "cudaMemcpyOperandTypeMax" },
 };
-static const struct tracer_names cudart_names_39 = {"enum cudaMemcpy3DOperandType", cudart_names_39_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_39 __attribute__((unused)) = {"enum cudaMemcpy3DOperandType", cudart_names_39_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_40_values[] = {
     { INT64_C(1), "cudaDevP2PAttrPerformanceRank" },
@@ -656,7 +736,9 @@ static const struct tracer_value_name cudart_names_40_values[] = {
     { INT64_C(4), "cudaDevP2PAttrCudaArrayAccessSupported" },
     { INT64_C(5), "cudaDevP2PAttrOnlyPartialNativeAtomicSupported" },
 };
-static const struct tracer_names cudart_names_40 = {"enum cudaDeviceP2PAttr", cudart_names_40_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_40 __attribute__((unused)) = {"enum cudaDeviceP2PAttr", cudart_names_40_values,
+                                                                   5};
 
 static const struct tracer_value_name cudart_names_41_values[] = {
     { INT64_C(0), "cudaAtomicOperationIntegerAdd" },
@@ -673,7 +755,9 @@ static const struct tracer_value_name cudart_names_41_values[] = {
     { INT64_C(11), "cudaAtomicOperationFloatMin" },
     { INT64_C(12), "cudaAtomicOperationFloatMax" },
 };
-static const struct tracer_names cudart_names_41 = {"enum cudaAtomicOperation", cudart_names_41_values, 13};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_41 __attribute__((unused)) = {"enum cudaAtomicOperation", cudart_names_41_values,
+                                                                   13};
 
 static const struct tracer_value_name cudart_names_42_values[] = {
     { INT64_C(1), "cudaAtomicCapabilitySigned" },
@@ -684,7 +768,9 @@ static const struct tracer_value_name cudart_names_42_values[] = {
     { INT64_C(32), "cudaAtomicCapabilityScalar128" },
     { INT64_C(64), "cudaAtomicCapabilityVector32x4" },
 };
-static const struct tracer_names cudart_names_42 = {"enum cudaAtomicOperationCapability", cudart_names_42_values, 7};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_42 __attribute__((unused)) = {"enum cudaAtomicOperationCapability", cudart_names_42_values,
+                                                                   7};
 
 static const struct tracer_value_name cudart_names_43_values[] = {
     { INT64_C(1), "cudaExternalMemoryHandleTypeOpaqueFd" },
@@ -696,7 +782,9 @@ static const struct tracer_value_name cudart_names_43_values[] = {
     { INT64_C(7), "cudaExternalMemoryHandleTypeD3D11ResourceKmt" },
     { INT64_C(8), "cudaExternalMemoryHandleTypeNvSciBuf" },
 };
-static const struct tracer_names cudart_names_43 = {"enum cudaExternalMemoryHandleType", cudart_names_43_values, 8};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_43 __attribute__((unused)) = {"enum cudaExternalMemoryHandleType", cudart_names_43_values,
+                                                                   8};
 
 static const struct tracer_value_name cudart_names_44_values[] = {
     { INT64_C(1), "cudaExternalSemaphoreHandleTypeOpaqueFd" },
@@ -710,7 +798,9 @@ static const struct tracer_value_name cudart_names_44_values[] = {
     { INT64_C(9), "cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd" },
     { INT64_C(10), "cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32" },
 };
-static const struct tracer_names cudart_names_44 = {"enum cudaExternalSemaphoreHandleType", cudart_names_44_values, 10};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_44 __attribute__((unused)) = {"enum cudaExternalSemaphoreHandleType", cudart_names_44_values,
+                                                                   10};
 
 static const struct tracer_value_name cudart_names_45_values[] = {
     { INT64_C(0), "cudaJitMaxRegisters" },
@@ -731,45 +821,59 @@ static const struct tracer_value_name cudart_names_45_values[] = {
     { INT64_C(32), "cudaJitMaxThreadsPerBlock" },
     { INT64_C(33), "cudaJitOverrideDirectiveValues" },
 };
-static const struct tracer_names cudart_names_45 = {"enum cudaJitOption", cudart_names_45_values, 17};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_45 __attribute__((unused)) = {"enum cudaJitOption", cudart_names_45_values,
+                                                                   17};
 
 static const struct tracer_value_name cudart_names_46_values[] = {
     { INT64_C(0), "cudaLibraryHostUniversalFunctionAndDataTable" },
     { INT64_C(1), "cudaLibraryBinaryIsPreserved" },
 };
-static const struct tracer_names cudart_names_46 = {"enum cudaLibraryOption", cudart_names_46_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_46 __attribute__((unused)) = {"enum cudaLibraryOption", cudart_names_46_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_47_values[] = {
     { INT64_C(0), "cudaJitCacheOptionNone" },
     { INT64_C(1), "cudaJitCacheOptionCG" },
     { INT64_C(2), "cudaJitCacheOptionCA" },
 };
-static const struct tracer_names cudart_names_47 = {"enum cudaJit_CacheMode", cudart_names_47_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_47 __attribute__((unused)) = {"enum cudaJit_CacheMode", cudart_names_47_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_48_values[] = {
     { INT64_C(0), "cudaPreferPtx" },
     { INT64_C(1), "cudaPreferBinary" },
 };
-static const struct tracer_names cudart_names_48 = {"enum cudaJit_Fallback", cudart_names_48_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_48 __attribute__((unused)) = {"enum cudaJit_Fallback", cudart_names_48_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_49_values[] = {
     { INT64_C(0), "cudaCGScopeInvalid" },
     { INT64_C(1), "cudaCGScopeGrid" },
     { INT64_C(2), "cudaCGScopeReserved" },
 };
-static const struct tracer_names cudart_names_49 = {"enum cudaCGScope", cudart_names_49_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_49 __attribute__((unused)) = {"enum cudaCGScope", cudart_names_49_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_50_values[] = {
     { INT64_C(1), "cudaGraphCondAssignDefault" },
 };
-static const struct tracer_names cudart_names_50 = {"enum cudaGraphConditionalHandleFlags", cudart_names_50_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_50 __attribute__((unused)) = {"enum cudaGraphConditionalHandleFlags", cudart_names_50_values,
+                                                                   1};
 
 static const struct tracer_value_name cudart_names_51_values[] = {
     { INT64_C(0), "cudaGraphCondTypeIf" },
     { INT64_C(1), "cudaGraphCondTypeWhile" },
     { INT64_C(2), "cudaGraphCondTypeSwitch" },
 };
-static const struct tracer_names cudart_names_51 = {"enum cudaGraphConditionalNodeType", cudart_names_51_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_51 __attribute__((unused)) = {"enum cudaGraphConditionalNodeType", cudart_names_51_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_52_values[] = {
     { INT64_C(0), "cudaGraphNodeTypeKernel" },
@@ -787,19 +891,25 @@ static const struct tracer_value_name cudart_names_52_values[] = {
     { INT64_C(13), "cudaGraphNodeTypeConditional" },
     { INT64_C(14), "cudaGraphNodeTypeCount" },
 };
-static const struct tracer_names cudart_names_52 = {"enum cudaGraphNodeType", cudart_names_52_values, 14};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_52 __attribute__((unused)) = {"enum cudaGraphNodeType", cudart_names_52_values,
+                                                                   14};
 
 static const struct tracer_value_name cudart_names_53_values[] = {
     { INT64_C(0), "cudaGraphChildGraphOwnershipClone" },
     { INT64_C(1), "cudaGraphChildGraphOwnershipMove" },
 };
-static const struct tracer_names cudart_names_53 = {"enum cudaGraphChildGraphNodeOwnership", cudart_names_53_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_53 __attribute__((unused)) = {"enum cudaGraphChildGraphNodeOwnership", cudart_names_53_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_54_values[] = {
     { INT64_C(0), "cudaGraphDependencyTypeDefault" },
     { INT64_C(1), "cudaGraphDependencyTypeProgrammatic" },
 };
-static const struct tracer_names cudart_names_54 = {"enum cudaGraphDependencyType_enum", cudart_names_54_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_54 __attribute__((unused)) = {"enum cudaGraphDependencyType_enum", cudart_names_54_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_55_values[] = {
     { INT64_C(0), "cudaGraphExecUpdateSuccess" },
@@ -812,7 +922,9 @@ static const struct tracer_value_name cudart_names_55_values[] = {
     { INT64_C(7), "cudaGraphExecUpdateErrorUnsupportedFunctionChange" },
     { INT64_C(8), "cudaGraphExecUpdateErrorAttributesChanged" },
 };
-static const struct tracer_names cudart_names_55 = {"enum cudaGraphExecUpdateResult", cudart_names_55_values, 9};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_55 __attribute__((unused)) = {"enum cudaGraphExecUpdateResult", cudart_names_55_values,
+                                                                   9};
 
 static const struct tracer_value_name cudart_names_56_values[] = {
     { INT64_C(0), "cudaGraphInstantiateSuccess" },
@@ -822,7 +934,9 @@ static const struct tracer_value_name cudart_names_56_values[] = {
     { INT64_C(4), "cudaGraphInstantiateMultipleDevicesNotSupported" },
     { INT64_C(5), "cudaGraphInstantiateConditionalHandleUnused" },
 };
-static const struct tracer_names cudart_names_56 = {"enum cudaGraphInstantiateResult", cudart_names_56_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_56 __attribute__((unused)) = {"enum cudaGraphInstantiateResult", cudart_names_56_values,
+                                                                   6};
 
 static const struct tracer_value_name cudart_names_57_values[] = {
     { INT64_C(0), "cudaGraphKernelNodeFieldInvalid" },
@@ -830,21 +944,27 @@ static const struct tracer_value_name cudart_names_57_values[] = {
     { INT64_C(2), "cudaGraphKernelNodeFieldParam" },
     { INT64_C(3), "cudaGraphKernelNodeFieldEnabled" },
 };
-static const struct tracer_names cudart_names_57 = {"enum cudaGraphKernelNodeField", cudart_names_57_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_57 __attribute__((unused)) = {"enum cudaGraphKernelNodeField", cudart_names_57_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_58_values[] = {
     { INT64_C(0), "cudaEnableDefault" },
     { INT64_C(1), "cudaEnableLegacyStream" },
     { INT64_C(2), "cudaEnablePerThreadDefaultStream" },
 };
-static const struct tracer_names cudart_names_58 = {"enum cudaGetDriverEntryPointFlags", cudart_names_58_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_58 __attribute__((unused)) = {"enum cudaGetDriverEntryPointFlags", cudart_names_58_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_59_values[] = {
     { INT64_C(0), "cudaDriverEntryPointSuccess" },
     { INT64_C(1), "cudaDriverEntryPointSymbolNotFound" },
     { INT64_C(2), "cudaDriverEntryPointVersionNotSufficent" },
 };
-static const struct tracer_names cudart_names_59 = {"enum cudaDriverEntryPointQueryResult", cudart_names_59_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_59 __attribute__((unused)) = {"enum cudaDriverEntryPointQueryResult", cudart_names_59_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_60_values[] = {
     { INT64_C(1), "cudaGraphDebugDotFlagsVerbose" },
@@ -859,7 +979,9 @@ static const struct tracer_value_name cudart_names_60_values[] = {
     { INT64_C(1024), "cudaGraphDebugDotFlagsHandles" },
     { INT64_C(32768), "cudaGraphDebugDotFlagsConditionalNodeParams" },
 };
-static const struct tracer_names cudart_names_60 = {"enum cudaGraphDebugDotFlags", cudart_names_60_values, 11};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_60 __attribute__((unused)) = {"enum cudaGraphDebugDotFlags", cudart_names_60_values,
+                                                                   11};
 
 static const struct tracer_value_name cudart_names_61_values[] = {
     { INT64_C(1), "cudaGraphInstantiateFlagAutoFreeOnLaunch" },
@@ -867,13 +989,17 @@ static const struct tracer_value_name cudart_names_61_values[] = {
     { INT64_C(4), "cudaGraphInstantiateFlagDeviceLaunch" },
     { INT64_C(8), "cudaGraphInstantiateFlagUseNodePriority" },
 };
-static const struct tracer_names cudart_names_61 = {"enum cudaGraphInstantiateFlags", cudart_names_61_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_61 __attribute__((unused)) = {"enum cudaGraphInstantiateFlags", cudart_names_61_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_62_values[] = {
     { INT64_C(0), "cudaLaunchMemSyncDomainDefault" },
     { INT64_C(1), "cudaLaunchMemSyncDomainRemote" },
 };
-static const struct tracer_names cudart_names_62 = {"enum cudaLaunchMemSyncDomain", cudart_names_62_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_62 __attribute__((unused)) = {"enum cudaLaunchMemSyncDomain", cudart_names_62_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_63_values[] = {
     { INT64_C(0), "cudaLaunchAttributeIgnore" },
@@ -893,37 +1019,49 @@ static const struct tracer_value_name cudart_names_63_values[] = {
     { INT64_C(14), "cudaLaunchAttributePreferredSharedMemoryCarveout" },
     { INT64_C(16), "cudaLaunchAttributeNvlinkUtilCentricScheduling" },
 };
-static const struct tracer_names cudart_names_63 = {"enum cudaLaunchAttributeID", cudart_names_63_values, 16};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_63 __attribute__((unused)) = {"enum cudaLaunchAttributeID", cudart_names_63_values,
+                                                                   16};
 
 static const struct tracer_value_name cudart_names_64_values[] = {
     { INT64_C(0), "cudaDeviceNumaConfigNone" },
     { INT64_C(1), "cudaDeviceNumaConfigNumaNode" },
 };
-static const struct tracer_names cudart_names_64 = {"enum cudaDeviceNumaConfig", cudart_names_64_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_64 __attribute__((unused)) = {"enum cudaDeviceNumaConfig", cudart_names_64_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_65_values[] = {
     { INT64_C(1), "cudaAsyncNotificationTypeOverBudget" },
 };
-static const struct tracer_names cudart_names_65 = {"enum cudaAsyncNotificationType_enum", cudart_names_65_values, 1};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_65 __attribute__((unused)) = {"enum cudaAsyncNotificationType_enum", cudart_names_65_values,
+                                                                   1};
 
 static const struct tracer_value_name cudart_names_66_values[] = {
     { INT64_C(0), "cudaLogLevelError" },
     { INT64_C(1), "cudaLogLevelWarning" },
 };
-static const struct tracer_names cudart_names_66 = {"enum CUDAlogLevel_enum", cudart_names_66_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_66 __attribute__((unused)) = {"enum CUDAlogLevel_enum", cudart_names_66_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_67_values[] = {
     { INT64_C(0), "cudaBoundaryModeZero" },
     { INT64_C(1), "cudaBoundaryModeClamp" },
     { INT64_C(2), "cudaBoundaryModeTrap" },
 };
-static const struct tracer_names cudart_names_67 = {"enum cudaSurfaceBoundaryMode", cudart_names_67_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_67 __attribute__((unused)) = {"enum cudaSurfaceBoundaryMode", cudart_names_67_values,
+                                                                   3};
 
 static const struct tracer_value_name cudart_names_68_values[] = {
     { INT64_C(0), "cudaFormatModeForced" },
     { INT64_C(1), "cudaFormatModeAuto" },
 };
-static const struct tracer_names cudart_names_68 = {"enum cudaSurfaceFormatMode", cudart_names_68_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_68 __attribute__((unused)) = {"enum cudaSurfaceFormatMode", cudart_names_68_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_69_values[] = {
     { INT64_C(0), "cudaAddressModeWrap" },
@@ -931,19 +1069,25 @@ static const struct tracer_value_name cudart_names_69_values[] = {
     { INT64_C(2), "cudaAddressModeMirror" },
     { INT64_C(3), "cudaAddressModeBorder" },
 };
-static const struct tracer_names cudart_names_69 = {"enum cudaTextureAddressMode", cudart_names_69_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_69 __attribute__((unused)) = {"enum cudaTextureAddressMode", cudart_names_69_values,
+                                                                   4};
 
 static const struct tracer_value_name cudart_names_70_values[] = {
     { INT64_C(0), "cudaFilterModePoint" },
     { INT64_C(1), "cudaFilterModeLinear" },
 };
-static const struct tracer_names cudart_names_70 = {"enum cudaTextureFilterMode", cudart_names_70_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_70 __attribute__((unused)) = {"enum cudaTextureFilterMode", cudart_names_70_values,
+                                                                   2};
 
 static const struct tracer_value_name cudart_names_71_values[] = {
     { INT64_C(0), "cudaReadModeElementType" },
     { INT64_C(1), "cudaReadModeNormalizedFloat" },
 };
-static const struct tracer_names cudart_names_71 = {"enum cudaTextureReadMode", cudart_names_71_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names cudart_names_71 __attribute__((unused)) = {"enum cudaTextureReadMode", cudart_names_71_values,
+                                                                   2};
 
 static const struct tracer_record_member cudart_record_1_members[] = {
     {"x", 0, 4, -1, -1, TRACER_MEMBER_SIGNED, NULL},
@@ -5242,1243 +5386,1243 @@ static const struct tracer_function_desc cudart_functions[] = {
     {"cudaDeviceReset", TRACER_STATUS_RESULT, cudart_cudaDeviceReset_slots, 1, 4,
      0,
      cudart_cudaDeviceReset_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSynchronize", TRACER_STATUS_RESULT, cudart_cudaDeviceSynchronize_slots, 1, 4,
      0,
      cudart_cudaDeviceSynchronize_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL},
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSetLimit", TRACER_STATUS_RESULT, cudart_cudaDeviceSetLimit_slots, 3, 6,
      0,
      cudart_cudaDeviceSetLimit_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetLimit", TRACER_STATUS_RESULT, cudart_cudaDeviceGetLimit_slots, 4, 7,
      0,
      cudart_cudaDeviceGetLimit_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetTexture1DLinearMaxWidth", TRACER_STATUS_RESULT, cudart_cudaDeviceGetTexture1DLinearMaxWidth_slots, 5, 8,
      1,
      cudart_cudaDeviceGetTexture1DLinearMaxWidth_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetCacheConfig", TRACER_STATUS_RESULT, cudart_cudaDeviceGetCacheConfig_slots, 3, 6,
      0,
      cudart_cudaDeviceGetCacheConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetStreamPriorityRange", TRACER_STATUS_RESULT, cudart_cudaDeviceGetStreamPriorityRange_slots, 5, 8,
      0,
      cudart_cudaDeviceGetStreamPriorityRange_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSetCacheConfig", TRACER_STATUS_RESULT, cudart_cudaDeviceSetCacheConfig_slots, 2, 5,
      0,
      cudart_cudaDeviceSetCacheConfig_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetByPCIBusId", TRACER_STATUS_RESULT, cudart_cudaDeviceGetByPCIBusId_slots, 4, 7,
      1,
      cudart_cudaDeviceGetByPCIBusId_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetPCIBusId", TRACER_STATUS_RESULT, cudart_cudaDeviceGetPCIBusId_slots, 5, 8,
      0,
      cudart_cudaDeviceGetPCIBusId_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaIpcGetEventHandle", TRACER_STATUS_RESULT, cudart_cudaIpcGetEventHandle_slots, 3, 6,
      0,
      cudart_cudaIpcGetEventHandle_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaIpcOpenEventHandle", TRACER_STATUS_RESULT, cudart_cudaIpcOpenEventHandle_slots, 3, 6,
      1,
      cudart_cudaIpcOpenEventHandle_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaIpcGetMemHandle", TRACER_STATUS_RESULT, cudart_cudaIpcGetMemHandle_slots, 3, 6,
      0,
      cudart_cudaIpcGetMemHandle_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaIpcOpenMemHandle", TRACER_STATUS_RESULT, cudart_cudaIpcOpenMemHandle_slots, 4, 7,
      1,
      cudart_cudaIpcOpenMemHandle_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaIpcCloseMemHandle", TRACER_STATUS_RESULT, cudart_cudaIpcCloseMemHandle_slots, 2, 5,
      0,
      cudart_cudaIpcCloseMemHandle_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceFlushGPUDirectRDMAWrites", TRACER_STATUS_RESULT, cudart_cudaDeviceFlushGPUDirectRDMAWrites_slots, 3, 6,
      0,
      cudart_cudaDeviceFlushGPUDirectRDMAWrites_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceRegisterAsyncNotification", TRACER_STATUS_RESULT, cudart_cudaDeviceRegisterAsyncNotification_slots, 6, 9,
      0,
      cudart_cudaDeviceRegisterAsyncNotification_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceUnregisterAsyncNotification", TRACER_STATUS_RESULT, cudart_cudaDeviceUnregisterAsyncNotification_slots, 3, 6,
      0,
      cudart_cudaDeviceUnregisterAsyncNotification_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetSharedMemConfig", TRACER_STATUS_RESULT, cudart_cudaDeviceGetSharedMemConfig_slots, 3, 6,
      0,
      cudart_cudaDeviceGetSharedMemConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSetSharedMemConfig", TRACER_STATUS_RESULT, cudart_cudaDeviceSetSharedMemConfig_slots, 2, 5,
      0,
      cudart_cudaDeviceSetSharedMemConfig_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetLastError", TRACER_STATUS_RESULT, cudart_cudaGetLastError_slots, 1, 4,
      0,
      cudart_cudaGetLastError_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaPeekAtLastError", TRACER_STATUS_RESULT, cudart_cudaPeekAtLastError_slots, 1, 4,
      0,
      cudart_cudaPeekAtLastError_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetErrorName", TRACER_STATUS_NONE, cudart_cudaGetErrorName_slots, 2, 6,
      0,
      cudart_cudaGetErrorName_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetErrorString", TRACER_STATUS_NONE, cudart_cudaGetErrorString_slots, 2, 6,
      0,
      cudart_cudaGetErrorString_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDeviceCount", TRACER_STATUS_RESULT, cudart_cudaGetDeviceCount_slots, 3, 6,
      0,
      cudart_cudaGetDeviceCount_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDeviceProperties", TRACER_STATUS_RESULT, cudart_cudaGetDeviceProperties_slots, 3, 6,
      0,
      cudart_cudaGetDeviceProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetAttribute", TRACER_STATUS_RESULT, cudart_cudaDeviceGetAttribute_slots, 5, 8,
      0,
      cudart_cudaDeviceGetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetHostAtomicCapabilities", TRACER_STATUS_RESULT, cudart_cudaDeviceGetHostAtomicCapabilities_slots, 6, 9,
      0,
      cudart_cudaDeviceGetHostAtomicCapabilities_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetDefaultMemPool", TRACER_STATUS_RESULT, cudart_cudaDeviceGetDefaultMemPool_slots, 4, 7,
      0,
      cudart_cudaDeviceGetDefaultMemPool_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSetMemPool", TRACER_STATUS_RESULT, cudart_cudaDeviceSetMemPool_slots, 3, 6,
      0,
      cudart_cudaDeviceSetMemPool_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetMemPool", TRACER_STATUS_RESULT, cudart_cudaDeviceGetMemPool_slots, 4, 7,
      0,
      cudart_cudaDeviceGetMemPool_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetNvSciSyncAttributes", TRACER_STATUS_RESULT, cudart_cudaDeviceGetNvSciSyncAttributes_slots, 4, 7,
      0,
      cudart_cudaDeviceGetNvSciSyncAttributes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetP2PAttribute", TRACER_STATUS_RESULT, cudart_cudaDeviceGetP2PAttribute_slots, 6, 9,
      0,
      cudart_cudaDeviceGetP2PAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetP2PAtomicCapabilities", TRACER_STATUS_RESULT, cudart_cudaDeviceGetP2PAtomicCapabilities_slots, 7, 10,
      0,
      cudart_cudaDeviceGetP2PAtomicCapabilities_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaChooseDevice", TRACER_STATUS_RESULT, cudart_cudaChooseDevice_slots, 4, 7,
      1,
      cudart_cudaChooseDevice_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaInitDevice", TRACER_STATUS_RESULT, cudart_cudaInitDevice_slots, 4, 7,
      0,
      cudart_cudaInitDevice_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaSetDevice", TRACER_STATUS_RESULT, cudart_cudaSetDevice_slots, 2, 5,
      0,
      cudart_cudaSetDevice_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDevice", TRACER_STATUS_RESULT, cudart_cudaGetDevice_slots, 3, 6,
      0,
      cudart_cudaGetDevice_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaSetValidDevices", TRACER_STATUS_RESULT, cudart_cudaSetValidDevices_slots, 4, 7,
      0,
      cudart_cudaSetValidDevices_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaSetDeviceFlags", TRACER_STATUS_RESULT, cudart_cudaSetDeviceFlags_slots, 2, 5,
      0,
      cudart_cudaSetDeviceFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDeviceFlags", TRACER_STATUS_RESULT, cudart_cudaGetDeviceFlags_slots, 3, 6,
      0,
      cudart_cudaGetDeviceFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamCreate", TRACER_STATUS_RESULT, cudart_cudaStreamCreate_slots, 3, 6,
      0,
      cudart_cudaStreamCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamCreateWithFlags", TRACER_STATUS_RESULT, cudart_cudaStreamCreateWithFlags_slots, 4, 7,
      0,
      cudart_cudaStreamCreateWithFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamCreateWithPriority", TRACER_STATUS_RESULT, cudart_cudaStreamCreateWithPriority_slots, 5, 8,
      0,
      cudart_cudaStreamCreateWithPriority_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetPriority", TRACER_STATUS_RESULT, cudart_cudaStreamGetPriority_slots, 4, 7,
      0,
      cudart_cudaStreamGetPriority_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetFlags", TRACER_STATUS_RESULT, cudart_cudaStreamGetFlags_slots, 4, 7,
      0,
      cudart_cudaStreamGetFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetId", TRACER_STATUS_RESULT, cudart_cudaStreamGetId_slots, 4, 7,
      0,
      cudart_cudaStreamGetId_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetDevice", TRACER_STATUS_RESULT, cudart_cudaStreamGetDevice_slots, 4, 7,
      0,
      cudart_cudaStreamGetDevice_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaCtxResetPersistingL2Cache", TRACER_STATUS_RESULT, cudart_cudaCtxResetPersistingL2Cache_slots, 1, 4,
      0,
      cudart_cudaCtxResetPersistingL2Cache_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamCopyAttributes", TRACER_STATUS_RESULT, cudart_cudaStreamCopyAttributes_slots, 3, 6,
      0,
      cudart_cudaStreamCopyAttributes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetAttribute", TRACER_STATUS_RESULT, cudart_cudaStreamGetAttribute_slots, 4, 7,
      0,
      cudart_cudaStreamGetAttribute_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamSetAttribute", TRACER_STATUS_RESULT, cudart_cudaStreamSetAttribute_slots, 4, 7,
      1,
      cudart_cudaStreamSetAttribute_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamDestroy", TRACER_STATUS_RESULT, cudart_cudaStreamDestroy_slots, 2, 5,
      0,
      cudart_cudaStreamDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamWaitEvent", TRACER_STATUS_RESULT, cudart_cudaStreamWaitEvent_slots, 4, 7,
      0,
      cudart_cudaStreamWaitEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamAddCallback", TRACER_STATUS_RESULT, cudart_cudaStreamAddCallback_slots, 5, 8,
      0,
      cudart_cudaStreamAddCallback_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamSynchronize", TRACER_STATUS_RESULT, cudart_cudaStreamSynchronize_slots, 2, 5,
      0,
      cudart_cudaStreamSynchronize_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL},
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamQuery", TRACER_STATUS_RESULT, cudart_cudaStreamQuery_slots, 2, 5,
      0,
      cudart_cudaStreamQuery_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamAttachMemAsync", TRACER_STATUS_RESULT, cudart_cudaStreamAttachMemAsync_slots, 5, 8,
      0,
      cudart_cudaStreamAttachMemAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamBeginCapture", TRACER_STATUS_RESULT, cudart_cudaStreamBeginCapture_slots, 3, 6,
      0,
      cudart_cudaStreamBeginCapture_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamBeginCaptureToGraph", TRACER_STATUS_RESULT, cudart_cudaStreamBeginCaptureToGraph_slots, 7, 10,
      1,
      cudart_cudaStreamBeginCaptureToGraph_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaThreadExchangeStreamCaptureMode", TRACER_STATUS_RESULT, cudart_cudaThreadExchangeStreamCaptureMode_slots, 3, 6,
      0,
      cudart_cudaThreadExchangeStreamCaptureMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamEndCapture", TRACER_STATUS_RESULT, cudart_cudaStreamEndCapture_slots, 4, 7,
      0,
      cudart_cudaStreamEndCapture_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamIsCapturing", TRACER_STATUS_RESULT, cudart_cudaStreamIsCapturing_slots, 4, 7,
      0,
      cudart_cudaStreamIsCapturing_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetCaptureInfo", TRACER_STATUS_RESULT, cudart_cudaStreamGetCaptureInfo_slots, 14, 17,
      0,
      cudart_cudaStreamGetCaptureInfo_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamUpdateCaptureDependencies", TRACER_STATUS_RESULT, cudart_cudaStreamUpdateCaptureDependencies_slots, 7, 10,
      1,
      cudart_cudaStreamUpdateCaptureDependencies_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventCreate", TRACER_STATUS_RESULT, cudart_cudaEventCreate_slots, 3, 6,
      0,
      cudart_cudaEventCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventCreateWithFlags", TRACER_STATUS_RESULT, cudart_cudaEventCreateWithFlags_slots, 4, 7,
      0,
      cudart_cudaEventCreateWithFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventRecord", TRACER_STATUS_RESULT, cudart_cudaEventRecord_slots, 3, 6,
      0,
      cudart_cudaEventRecord_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventRecordWithFlags", TRACER_STATUS_RESULT, cudart_cudaEventRecordWithFlags_slots, 4, 7,
      0,
      cudart_cudaEventRecordWithFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventQuery", TRACER_STATUS_RESULT, cudart_cudaEventQuery_slots, 2, 5,
      0,
      cudart_cudaEventQuery_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventSynchronize", TRACER_STATUS_RESULT, cudart_cudaEventSynchronize_slots, 2, 5,
      0,
      cudart_cudaEventSynchronize_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL},
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cudaEventDestroy", TRACER_STATUS_RESULT, cudart_cudaEventDestroy_slots, 2, 5,
      0,
      cudart_cudaEventDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventElapsedTime", TRACER_STATUS_RESULT, cudart_cudaEventElapsedTime_slots, 5, 8,
      0,
      cudart_cudaEventElapsedTime_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaImportExternalMemory", TRACER_STATUS_RESULT, cudart_cudaImportExternalMemory_slots, 4, 7,
      1,
      cudart_cudaImportExternalMemory_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaExternalMemoryGetMappedBuffer", TRACER_STATUS_RESULT, cudart_cudaExternalMemoryGetMappedBuffer_slots, 5, 8,
      1,
      cudart_cudaExternalMemoryGetMappedBuffer_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaExternalMemoryGetMappedMipmappedArray", TRACER_STATUS_RESULT, cudart_cudaExternalMemoryGetMappedMipmappedArray_slots, 5, 8,
      1,
      cudart_cudaExternalMemoryGetMappedMipmappedArray_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDestroyExternalMemory", TRACER_STATUS_RESULT, cudart_cudaDestroyExternalMemory_slots, 2, 5,
      0,
      cudart_cudaDestroyExternalMemory_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaImportExternalSemaphore", TRACER_STATUS_RESULT, cudart_cudaImportExternalSemaphore_slots, 4, 7,
      1,
      cudart_cudaImportExternalSemaphore_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaSignalExternalSemaphoresAsync", TRACER_STATUS_RESULT, cudart_cudaSignalExternalSemaphoresAsync_slots, 5, 8,
      1,
      cudart_cudaSignalExternalSemaphoresAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaWaitExternalSemaphoresAsync", TRACER_STATUS_RESULT, cudart_cudaWaitExternalSemaphoresAsync_slots, 5, 8,
      1,
      cudart_cudaWaitExternalSemaphoresAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDestroyExternalSemaphore", TRACER_STATUS_RESULT, cudart_cudaDestroyExternalSemaphore_slots, 2, 5,
      0,
      cudart_cudaDestroyExternalSemaphore_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLaunchKernel", TRACER_STATUS_RESULT, cudart_cudaLaunchKernel_slots, 6, 9,
      2,
      cudart_cudaLaunchKernel_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLaunchKernelExC", TRACER_STATUS_RESULT, cudart_cudaLaunchKernelExC_slots, 5, 8,
      1,
      cudart_cudaLaunchKernelExC_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLaunchCooperativeKernel", TRACER_STATUS_RESULT, cudart_cudaLaunchCooperativeKernel_slots, 6, 9,
      2,
      cudart_cudaLaunchCooperativeKernel_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncSetCacheConfig", TRACER_STATUS_RESULT, cudart_cudaFuncSetCacheConfig_slots, 3, 6,
      0,
      cudart_cudaFuncSetCacheConfig_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncGetAttributes", TRACER_STATUS_RESULT, cudart_cudaFuncGetAttributes_slots, 3, 6,
      0,
      cudart_cudaFuncGetAttributes_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncSetAttribute", TRACER_STATUS_RESULT, cudart_cudaFuncSetAttribute_slots, 4, 7,
      0,
      cudart_cudaFuncSetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncGetName", TRACER_STATUS_RESULT, cudart_cudaFuncGetName_slots, 4, 7,
      0,
      cudart_cudaFuncGetName_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncGetParamInfo", TRACER_STATUS_RESULT, cudart_cudaFuncGetParamInfo_slots, 7, 10,
      0,
      cudart_cudaFuncGetParamInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLaunchHostFunc", TRACER_STATUS_RESULT, cudart_cudaLaunchHostFunc_slots, 4, 7,
      0,
      cudart_cudaLaunchHostFunc_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncSetSharedMemConfig", TRACER_STATUS_RESULT, cudart_cudaFuncSetSharedMemConfig_slots, 3, 6,
      0,
      cudart_cudaFuncSetSharedMemConfig_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", TRACER_STATUS_RESULT, cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_slots, 6, 9,
      0,
      cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaOccupancyAvailableDynamicSMemPerBlock", TRACER_STATUS_RESULT, cudart_cudaOccupancyAvailableDynamicSMemPerBlock_slots, 6, 9,
      0,
      cudart_cudaOccupancyAvailableDynamicSMemPerBlock_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", TRACER_STATUS_RESULT, cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slots, 7, 10,
      0,
      cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaOccupancyMaxPotentialClusterSize", TRACER_STATUS_RESULT, cudart_cudaOccupancyMaxPotentialClusterSize_slots, 5, 8,
      1,
      cudart_cudaOccupancyMaxPotentialClusterSize_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaOccupancyMaxActiveClusters", TRACER_STATUS_RESULT, cudart_cudaOccupancyMaxActiveClusters_slots, 5, 8,
      1,
      cudart_cudaOccupancyMaxActiveClusters_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMallocManaged", TRACER_STATUS_RESULT, cudart_cudaMallocManaged_slots, 5, 8,
      0,
      cudart_cudaMallocManaged_formats, 1,
-     TRACER_MEANING_ALLOC, NULL, "size"},
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
     {"cudaMalloc", TRACER_STATUS_RESULT, cudart_cudaMalloc_slots, 4, 7,
      0,
      cudart_cudaMalloc_formats, 1,
-     TRACER_MEANING_ALLOC, NULL, "size"},
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
     {"cudaMallocHost", TRACER_STATUS_RESULT, cudart_cudaMallocHost_slots, 4, 7,
      0,
      cudart_cudaMallocHost_formats, 1,
-     TRACER_MEANING_ALLOC, NULL, "size"},
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
     {"cudaMallocPitch", TRACER_STATUS_RESULT, cudart_cudaMallocPitch_slots, 7, 10,
      0,
      cudart_cudaMallocPitch_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMallocArray", TRACER_STATUS_RESULT, cudart_cudaMallocArray_slots, 7, 10,
      1,
      cudart_cudaMallocArray_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFree", TRACER_STATUS_RESULT, cudart_cudaFree_slots, 2, 5,
      0,
      cudart_cudaFree_formats, 1,
-     TRACER_MEANING_FREE, NULL, NULL},
+     TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cudaFreeHost", TRACER_STATUS_RESULT, cudart_cudaFreeHost_slots, 2, 5,
      0,
      cudart_cudaFreeHost_formats, 1,
-     TRACER_MEANING_FREE, NULL, NULL},
+     TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cudaFreeArray", TRACER_STATUS_RESULT, cudart_cudaFreeArray_slots, 2, 5,
      0,
      cudart_cudaFreeArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFreeMipmappedArray", TRACER_STATUS_RESULT, cudart_cudaFreeMipmappedArray_slots, 2, 5,
      0,
      cudart_cudaFreeMipmappedArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaHostAlloc", TRACER_STATUS_RESULT, cudart_cudaHostAlloc_slots, 5, 8,
      0,
      cudart_cudaHostAlloc_formats, 1,
-     TRACER_MEANING_ALLOC, NULL, "size"},
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
     {"cudaHostRegister", TRACER_STATUS_RESULT, cudart_cudaHostRegister_slots, 4, 7,
      0,
      cudart_cudaHostRegister_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaHostUnregister", TRACER_STATUS_RESULT, cudart_cudaHostUnregister_slots, 2, 5,
      0,
      cudart_cudaHostUnregister_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaHostGetDevicePointer", TRACER_STATUS_RESULT, cudart_cudaHostGetDevicePointer_slots, 5, 8,
      0,
      cudart_cudaHostGetDevicePointer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaHostGetFlags", TRACER_STATUS_RESULT, cudart_cudaHostGetFlags_slots, 4, 7,
      0,
      cudart_cudaHostGetFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMalloc3D", TRACER_STATUS_RESULT, cudart_cudaMalloc3D_slots, 2, 5,
      1,
      cudart_cudaMalloc3D_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMalloc3DArray", TRACER_STATUS_RESULT, cudart_cudaMalloc3DArray_slots, 5, 8,
      2,
      cudart_cudaMalloc3DArray_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMallocMipmappedArray", TRACER_STATUS_RESULT, cudart_cudaMallocMipmappedArray_slots, 6, 9,
      2,
      cudart_cudaMallocMipmappedArray_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetMipmappedArrayLevel", TRACER_STATUS_RESULT, cudart_cudaGetMipmappedArrayLevel_slots, 5, 8,
      0,
      cudart_cudaGetMipmappedArrayLevel_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy3D", TRACER_STATUS_RESULT, cudart_cudaMemcpy3D_slots, 2, 5,
      1,
      cudart_cudaMemcpy3D_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy3DPeer", TRACER_STATUS_RESULT, cudart_cudaMemcpy3DPeer_slots, 2, 5,
      1,
      cudart_cudaMemcpy3DPeer_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy3DAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy3DAsync_slots, 3, 6,
      1,
      cudart_cudaMemcpy3DAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy3DPeerAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy3DPeerAsync_slots, 3, 6,
      1,
      cudart_cudaMemcpy3DPeerAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemGetInfo", TRACER_STATUS_RESULT, cudart_cudaMemGetInfo_slots, 5, 8,
      0,
      cudart_cudaMemGetInfo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaArrayGetInfo", TRACER_STATUS_RESULT, cudart_cudaArrayGetInfo_slots, 6, 9,
      0,
      cudart_cudaArrayGetInfo_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaArrayGetPlane", TRACER_STATUS_RESULT, cudart_cudaArrayGetPlane_slots, 5, 8,
      0,
      cudart_cudaArrayGetPlane_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaArrayGetMemoryRequirements", TRACER_STATUS_RESULT, cudart_cudaArrayGetMemoryRequirements_slots, 4, 7,
      0,
      cudart_cudaArrayGetMemoryRequirements_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMipmappedArrayGetMemoryRequirements", TRACER_STATUS_RESULT, cudart_cudaMipmappedArrayGetMemoryRequirements_slots, 4, 7,
      0,
      cudart_cudaMipmappedArrayGetMemoryRequirements_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaArrayGetSparseProperties", TRACER_STATUS_RESULT, cudart_cudaArrayGetSparseProperties_slots, 3, 6,
      0,
      cudart_cudaArrayGetSparseProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMipmappedArrayGetSparseProperties", TRACER_STATUS_RESULT, cudart_cudaMipmappedArrayGetSparseProperties_slots, 3, 6,
      0,
      cudart_cudaMipmappedArrayGetSparseProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy", TRACER_STATUS_RESULT, cudart_cudaMemcpy_slots, 5, 8,
      0,
      cudart_cudaMemcpy_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyPeer", TRACER_STATUS_RESULT, cudart_cudaMemcpyPeer_slots, 6, 9,
      0,
      cudart_cudaMemcpyPeer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2D", TRACER_STATUS_RESULT, cudart_cudaMemcpy2D_slots, 8, 11,
      0,
      cudart_cudaMemcpy2D_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DToArray", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DToArray_slots, 9, 12,
      0,
      cudart_cudaMemcpy2DToArray_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DFromArray", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DFromArray_slots, 9, 12,
      0,
      cudart_cudaMemcpy2DFromArray_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DArrayToArray", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DArrayToArray_slots, 10, 13,
      0,
      cudart_cudaMemcpy2DArrayToArray_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyToSymbol", TRACER_STATUS_RESULT, cudart_cudaMemcpyToSymbol_slots, 6, 9,
      0,
      cudart_cudaMemcpyToSymbol_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyFromSymbol", TRACER_STATUS_RESULT, cudart_cudaMemcpyFromSymbol_slots, 6, 9,
      0,
      cudart_cudaMemcpyFromSymbol_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyAsync_slots, 6, 9,
      0,
      cudart_cudaMemcpyAsync_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyPeerAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyPeerAsync_slots, 7, 10,
      0,
      cudart_cudaMemcpyPeerAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyBatchAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyBatchAsync_slots, 10, 13,
      0,
      cudart_cudaMemcpyBatchAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy3DBatchAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy3DBatchAsync_slots, 5, 8,
      0,
      cudart_cudaMemcpy3DBatchAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DAsync_slots, 9, 12,
      0,
      cudart_cudaMemcpy2DAsync_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DToArrayAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DToArrayAsync_slots, 10, 13,
      0,
      cudart_cudaMemcpy2DToArrayAsync_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DFromArrayAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DFromArrayAsync_slots, 10, 13,
      0,
      cudart_cudaMemcpy2DFromArrayAsync_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyToSymbolAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyToSymbolAsync_slots, 7, 10,
      0,
      cudart_cudaMemcpyToSymbolAsync_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyFromSymbolAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyFromSymbolAsync_slots, 7, 10,
      0,
      cudart_cudaMemcpyFromSymbolAsync_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemset", TRACER_STATUS_RESULT, cudart_cudaMemset_slots, 4, 7,
      0,
      cudart_cudaMemset_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemset2D", TRACER_STATUS_RESULT, cudart_cudaMemset2D_slots, 6, 9,
      0,
      cudart_cudaMemset2D_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemset3D", TRACER_STATUS_RESULT, cudart_cudaMemset3D_slots, 2, 5,
      2,
      cudart_cudaMemset3D_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemsetAsync", TRACER_STATUS_RESULT, cudart_cudaMemsetAsync_slots, 5, 8,
      0,
      cudart_cudaMemsetAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemset2DAsync", TRACER_STATUS_RESULT, cudart_cudaMemset2DAsync_slots, 7, 10,
      0,
      cudart_cudaMemset2DAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemset3DAsync", TRACER_STATUS_RESULT, cudart_cudaMemset3DAsync_slots, 3, 6,
      2,
      cudart_cudaMemset3DAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetSymbolAddress", TRACER_STATUS_RESULT, cudart_cudaGetSymbolAddress_slots, 4, 7,
      0,
      cudart_cudaGetSymbolAddress_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetSymbolSize", TRACER_STATUS_RESULT, cudart_cudaGetSymbolSize_slots, 4, 7,
      0,
      cudart_cudaGetSymbolSize_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPrefetchAsync", TRACER_STATUS_RESULT, cudart_cudaMemPrefetchAsync_slots, 5, 8,
      1,
      cudart_cudaMemPrefetchAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPrefetchBatchAsync", TRACER_STATUS_RESULT, cudart_cudaMemPrefetchBatchAsync_slots, 12, 15,
      0,
      cudart_cudaMemPrefetchBatchAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemDiscardBatchAsync", TRACER_STATUS_RESULT, cudart_cudaMemDiscardBatchAsync_slots, 8, 11,
      0,
      cudart_cudaMemDiscardBatchAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemDiscardAndPrefetchBatchAsync", TRACER_STATUS_RESULT, cudart_cudaMemDiscardAndPrefetchBatchAsync_slots, 12, 15,
      0,
      cudart_cudaMemDiscardAndPrefetchBatchAsync_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemAdvise", TRACER_STATUS_RESULT, cudart_cudaMemAdvise_slots, 4, 7,
      1,
      cudart_cudaMemAdvise_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemRangeGetAttribute", TRACER_STATUS_RESULT, cudart_cudaMemRangeGetAttribute_slots, 6, 9,
      0,
      cudart_cudaMemRangeGetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemRangeGetAttributes", TRACER_STATUS_RESULT, cudart_cudaMemRangeGetAttributes_slots, 10, 13,
      0,
      cudart_cudaMemRangeGetAttributes_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyToArray", TRACER_STATUS_RESULT, cudart_cudaMemcpyToArray_slots, 7, 10,
      0,
      cudart_cudaMemcpyToArray_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyFromArray", TRACER_STATUS_RESULT, cudart_cudaMemcpyFromArray_slots, 7, 10,
      0,
      cudart_cudaMemcpyFromArray_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyArrayToArray", TRACER_STATUS_RESULT, cudart_cudaMemcpyArrayToArray_slots, 9, 12,
      0,
      cudart_cudaMemcpyArrayToArray_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyToArrayAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyToArrayAsync_slots, 8, 11,
      0,
      cudart_cudaMemcpyToArrayAsync_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyFromArrayAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyFromArrayAsync_slots, 8, 11,
      0,
      cudart_cudaMemcpyFromArrayAsync_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMallocAsync", TRACER_STATUS_RESULT, cudart_cudaMallocAsync_slots, 5, 8,
      0,
      cudart_cudaMallocAsync_formats, 1,
-     TRACER_MEANING_ALLOC, NULL, "size"},
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
     {"cudaFreeAsync", TRACER_STATUS_RESULT, cudart_cudaFreeAsync_slots, 3, 6,
      0,
      cudart_cudaFreeAsync_formats, 1,
-     TRACER_MEANING_FREE, NULL, NULL},
+     TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolTrimTo", TRACER_STATUS_RESULT, cudart_cudaMemPoolTrimTo_slots, 3, 6,
      0,
      cudart_cudaMemPoolTrimTo_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolSetAttribute", TRACER_STATUS_RESULT, cudart_cudaMemPoolSetAttribute_slots, 4, 7,
      0,
      cudart_cudaMemPoolSetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolGetAttribute", TRACER_STATUS_RESULT, cudart_cudaMemPoolGetAttribute_slots, 4, 7,
      0,
      cudart_cudaMemPoolGetAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolSetAccess", TRACER_STATUS_RESULT, cudart_cudaMemPoolSetAccess_slots, 4, 7,
      1,
      cudart_cudaMemPoolSetAccess_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolGetAccess", TRACER_STATUS_RESULT, cudart_cudaMemPoolGetAccess_slots, 5, 8,
      1,
      cudart_cudaMemPoolGetAccess_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolCreate", TRACER_STATUS_RESULT, cudart_cudaMemPoolCreate_slots, 4, 7,
      1,
      cudart_cudaMemPoolCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolDestroy", TRACER_STATUS_RESULT, cudart_cudaMemPoolDestroy_slots, 2, 5,
      0,
      cudart_cudaMemPoolDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemGetDefaultMemPool", TRACER_STATUS_RESULT, cudart_cudaMemGetDefaultMemPool_slots, 5, 8,
      0,
      cudart_cudaMemGetDefaultMemPool_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemGetMemPool", TRACER_STATUS_RESULT, cudart_cudaMemGetMemPool_slots, 5, 8,
      0,
      cudart_cudaMemGetMemPool_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemSetMemPool", TRACER_STATUS_RESULT, cudart_cudaMemSetMemPool_slots, 4, 7,
      0,
      cudart_cudaMemSetMemPool_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMallocFromPoolAsync", TRACER_STATUS_RESULT, cudart_cudaMallocFromPoolAsync_slots, 6, 9,
      0,
      cudart_cudaMallocFromPoolAsync_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolExportToShareableHandle", TRACER_STATUS_RESULT, cudart_cudaMemPoolExportToShareableHandle_slots, 5, 8,
      0,
      cudart_cudaMemPoolExportToShareableHandle_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolImportFromShareableHandle", TRACER_STATUS_RESULT, cudart_cudaMemPoolImportFromShareableHandle_slots, 6, 9,
      0,
      cudart_cudaMemPoolImportFromShareableHandle_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolExportPointer", TRACER_STATUS_RESULT, cudart_cudaMemPoolExportPointer_slots, 3, 6,
      0,
      cudart_cudaMemPoolExportPointer_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolImportPointer", TRACER_STATUS_RESULT, cudart_cudaMemPoolImportPointer_slots, 5, 8,
      0,
      cudart_cudaMemPoolImportPointer_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaPointerGetAttributes", TRACER_STATUS_RESULT, cudart_cudaPointerGetAttributes_slots, 3, 6,
      0,
      cudart_cudaPointerGetAttributes_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceCanAccessPeer", TRACER_STATUS_RESULT, cudart_cudaDeviceCanAccessPeer_slots, 5, 8,
      0,
      cudart_cudaDeviceCanAccessPeer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceEnablePeerAccess", TRACER_STATUS_RESULT, cudart_cudaDeviceEnablePeerAccess_slots, 3, 6,
      0,
      cudart_cudaDeviceEnablePeerAccess_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceDisablePeerAccess", TRACER_STATUS_RESULT, cudart_cudaDeviceDisablePeerAccess_slots, 2, 5,
      0,
      cudart_cudaDeviceDisablePeerAccess_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsUnregisterResource", TRACER_STATUS_RESULT, cudart_cudaGraphicsUnregisterResource_slots, 2, 5,
      0,
      cudart_cudaGraphicsUnregisterResource_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsResourceSetMapFlags", TRACER_STATUS_RESULT, cudart_cudaGraphicsResourceSetMapFlags_slots, 3, 6,
      0,
      cudart_cudaGraphicsResourceSetMapFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsMapResources", TRACER_STATUS_RESULT, cudart_cudaGraphicsMapResources_slots, 5, 8,
      0,
      cudart_cudaGraphicsMapResources_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsUnmapResources", TRACER_STATUS_RESULT, cudart_cudaGraphicsUnmapResources_slots, 5, 8,
      0,
      cudart_cudaGraphicsUnmapResources_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsResourceGetMappedPointer", TRACER_STATUS_RESULT, cudart_cudaGraphicsResourceGetMappedPointer_slots, 6, 9,
      0,
      cudart_cudaGraphicsResourceGetMappedPointer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsSubResourceGetMappedArray", TRACER_STATUS_RESULT, cudart_cudaGraphicsSubResourceGetMappedArray_slots, 6, 9,
      0,
      cudart_cudaGraphicsSubResourceGetMappedArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsResourceGetMappedMipmappedArray", TRACER_STATUS_RESULT, cudart_cudaGraphicsResourceGetMappedMipmappedArray_slots, 4, 7,
      0,
      cudart_cudaGraphicsResourceGetMappedMipmappedArray_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetChannelDesc", TRACER_STATUS_RESULT, cudart_cudaGetChannelDesc_slots, 3, 6,
      0,
      cudart_cudaGetChannelDesc_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaCreateChannelDesc", TRACER_STATUS_NONE, cudart_cudaCreateChannelDesc_slots, 5, 9,
      0,
      cudart_cudaCreateChannelDesc_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaCreateTextureObject", TRACER_STATUS_RESULT, cudart_cudaCreateTextureObject_slots, 6, 9,
      3,
      cudart_cudaCreateTextureObject_formats, 7,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDestroyTextureObject", TRACER_STATUS_RESULT, cudart_cudaDestroyTextureObject_slots, 2, 5,
      0,
      cudart_cudaDestroyTextureObject_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetTextureObjectResourceDesc", TRACER_STATUS_RESULT, cudart_cudaGetTextureObjectResourceDesc_slots, 3, 6,
      0,
      cudart_cudaGetTextureObjectResourceDesc_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetTextureObjectTextureDesc", TRACER_STATUS_RESULT, cudart_cudaGetTextureObjectTextureDesc_slots, 3, 6,
      0,
      cudart_cudaGetTextureObjectTextureDesc_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetTextureObjectResourceViewDesc", TRACER_STATUS_RESULT, cudart_cudaGetTextureObjectResourceViewDesc_slots, 3, 6,
      0,
      cudart_cudaGetTextureObjectResourceViewDesc_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaCreateSurfaceObject", TRACER_STATUS_RESULT, cudart_cudaCreateSurfaceObject_slots, 4, 7,
      1,
      cudart_cudaCreateSurfaceObject_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDestroySurfaceObject", TRACER_STATUS_RESULT, cudart_cudaDestroySurfaceObject_slots, 2, 5,
      0,
      cudart_cudaDestroySurfaceObject_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetSurfaceObjectResourceDesc", TRACER_STATUS_RESULT, cudart_cudaGetSurfaceObjectResourceDesc_slots, 3, 6,
      0,
      cudart_cudaGetSurfaceObjectResourceDesc_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDriverGetVersion", TRACER_STATUS_RESULT, cudart_cudaDriverGetVersion_slots, 3, 6,
      0,
      cudart_cudaDriverGetVersion_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaRuntimeGetVersion", TRACER_STATUS_RESULT, cudart_cudaRuntimeGetVersion_slots, 3, 6,
      0,
      cudart_cudaRuntimeGetVersion_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLogsRegisterCallback", TRACER_STATUS_RESULT, cudart_cudaLogsRegisterCallback_slots, 5, 8,
      0,
      cudart_cudaLogsRegisterCallback_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLogsUnregisterCallback", TRACER_STATUS_RESULT, cudart_cudaLogsUnregisterCallback_slots, 2, 5,
      0,
      cudart_cudaLogsUnregisterCallback_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLogsCurrent", TRACER_STATUS_RESULT, cudart_cudaLogsCurrent_slots, 4, 7,
      0,
      cudart_cudaLogsCurrent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLogsDumpToFile", TRACER_STATUS_RESULT, cudart_cudaLogsDumpToFile_slots, 5, 8,
      1,
      cudart_cudaLogsDumpToFile_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLogsDumpToMemory", TRACER_STATUS_RESULT, cudart_cudaLogsDumpToMemory_slots, 8, 11,
      0,
      cudart_cudaLogsDumpToMemory_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphCreate", TRACER_STATUS_RESULT, cudart_cudaGraphCreate_slots, 4, 7,
      0,
      cudart_cudaGraphCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddKernelNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddKernelNode_slots, 7, 10,
      1,
      cudart_cudaGraphAddKernelNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphKernelNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphKernelNodeGetParams_slots, 3, 6,
      0,
      cudart_cudaGraphKernelNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphKernelNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphKernelNodeSetParams_slots, 3, 6,
      1,
      cudart_cudaGraphKernelNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphKernelNodeCopyAttributes", TRACER_STATUS_RESULT, cudart_cudaGraphKernelNodeCopyAttributes_slots, 3, 6,
      0,
      cudart_cudaGraphKernelNodeCopyAttributes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphKernelNodeGetAttribute", TRACER_STATUS_RESULT, cudart_cudaGraphKernelNodeGetAttribute_slots, 4, 7,
      0,
      cudart_cudaGraphKernelNodeGetAttribute_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphKernelNodeSetAttribute", TRACER_STATUS_RESULT, cudart_cudaGraphKernelNodeSetAttribute_slots, 4, 7,
      0,
      cudart_cudaGraphKernelNodeSetAttribute_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemcpyNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemcpyNode_slots, 7, 10,
      1,
      cudart_cudaGraphAddMemcpyNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemcpyNodeToSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemcpyNodeToSymbol_slots, 11, 14,
      0,
      cudart_cudaGraphAddMemcpyNodeToSymbol_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemcpyNodeFromSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemcpyNodeFromSymbol_slots, 11, 14,
      0,
      cudart_cudaGraphAddMemcpyNodeFromSymbol_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemcpyNode1D", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemcpyNode1D_slots, 10, 13,
      0,
      cudart_cudaGraphAddMemcpyNode1D_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemcpyNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemcpyNodeGetParams_slots, 3, 6,
      0,
      cudart_cudaGraphMemcpyNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemcpyNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemcpyNodeSetParams_slots, 3, 6,
      1,
      cudart_cudaGraphMemcpyNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemcpyNodeSetParamsToSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphMemcpyNodeSetParamsToSymbol_slots, 7, 10,
      0,
      cudart_cudaGraphMemcpyNodeSetParamsToSymbol_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemcpyNodeSetParamsFromSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_slots, 7, 10,
      0,
      cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemcpyNodeSetParams1D", TRACER_STATUS_RESULT, cudart_cudaGraphMemcpyNodeSetParams1D_slots, 6, 9,
      0,
      cudart_cudaGraphMemcpyNodeSetParams1D_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemsetNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemsetNode_slots, 7, 10,
      1,
      cudart_cudaGraphAddMemsetNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemsetNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemsetNodeGetParams_slots, 3, 6,
      0,
      cudart_cudaGraphMemsetNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemsetNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemsetNodeSetParams_slots, 3, 6,
      1,
      cudart_cudaGraphMemsetNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddHostNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddHostNode_slots, 7, 10,
      1,
      cudart_cudaGraphAddHostNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphHostNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphHostNodeGetParams_slots, 3, 6,
      0,
      cudart_cudaGraphHostNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphHostNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphHostNodeSetParams_slots, 3, 6,
      1,
      cudart_cudaGraphHostNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddChildGraphNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddChildGraphNode_slots, 7, 10,
      0,
      cudart_cudaGraphAddChildGraphNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphChildGraphNodeGetGraph", TRACER_STATUS_RESULT, cudart_cudaGraphChildGraphNodeGetGraph_slots, 4, 7,
      0,
      cudart_cudaGraphChildGraphNodeGetGraph_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddEmptyNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddEmptyNode_slots, 6, 9,
      0,
      cudart_cudaGraphAddEmptyNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddEventRecordNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddEventRecordNode_slots, 7, 10,
      0,
      cudart_cudaGraphAddEventRecordNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphEventRecordNodeGetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphEventRecordNodeGetEvent_slots, 4, 7,
      0,
      cudart_cudaGraphEventRecordNodeGetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphEventRecordNodeSetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphEventRecordNodeSetEvent_slots, 3, 6,
      0,
      cudart_cudaGraphEventRecordNodeSetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddEventWaitNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddEventWaitNode_slots, 7, 10,
      0,
      cudart_cudaGraphAddEventWaitNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphEventWaitNodeGetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphEventWaitNodeGetEvent_slots, 4, 7,
      0,
      cudart_cudaGraphEventWaitNodeGetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphEventWaitNodeSetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphEventWaitNodeSetEvent_slots, 3, 6,
      0,
      cudart_cudaGraphEventWaitNodeSetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddExternalSemaphoresSignalNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddExternalSemaphoresSignalNode_slots, 7, 10,
      1,
      cudart_cudaGraphAddExternalSemaphoresSignalNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExternalSemaphoresSignalNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_slots, 3, 6,
      0,
      cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExternalSemaphoresSignalNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_slots, 3, 6,
      1,
      cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddExternalSemaphoresWaitNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddExternalSemaphoresWaitNode_slots, 7, 10,
      1,
      cudart_cudaGraphAddExternalSemaphoresWaitNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExternalSemaphoresWaitNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_slots, 3, 6,
      0,
      cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExternalSemaphoresWaitNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_slots, 3, 6,
      1,
      cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemAllocNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemAllocNode_slots, 7, 10,
      0,
      cudart_cudaGraphAddMemAllocNode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemAllocNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemAllocNodeGetParams_slots, 3, 6,
      0,
      cudart_cudaGraphMemAllocNodeGetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemFreeNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemFreeNode_slots, 7, 10,
      0,
      cudart_cudaGraphAddMemFreeNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemFreeNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemFreeNodeGetParams_slots, 3, 6,
      0,
      cudart_cudaGraphMemFreeNodeGetParams_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGraphMemTrim", TRACER_STATUS_RESULT, cudart_cudaDeviceGraphMemTrim_slots, 2, 5,
      0,
      cudart_cudaDeviceGraphMemTrim_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetGraphMemAttribute", TRACER_STATUS_RESULT, cudart_cudaDeviceGetGraphMemAttribute_slots, 4, 7,
      0,
      cudart_cudaDeviceGetGraphMemAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSetGraphMemAttribute", TRACER_STATUS_RESULT, cudart_cudaDeviceSetGraphMemAttribute_slots, 4, 7,
      0,
      cudart_cudaDeviceSetGraphMemAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphClone", TRACER_STATUS_RESULT, cudart_cudaGraphClone_slots, 4, 7,
      0,
      cudart_cudaGraphClone_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeFindInClone", TRACER_STATUS_RESULT, cudart_cudaGraphNodeFindInClone_slots, 5, 8,
      0,
      cudart_cudaGraphNodeFindInClone_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeGetType", TRACER_STATUS_RESULT, cudart_cudaGraphNodeGetType_slots, 4, 7,
      0,
      cudart_cudaGraphNodeGetType_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphGetNodes", TRACER_STATUS_RESULT, cudart_cudaGraphGetNodes_slots, 6, 9,
      0,
      cudart_cudaGraphGetNodes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphGetRootNodes", TRACER_STATUS_RESULT, cudart_cudaGraphGetRootNodes_slots, 6, 9,
      0,
      cudart_cudaGraphGetRootNodes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphGetEdges", TRACER_STATUS_RESULT, cudart_cudaGraphGetEdges_slots, 9, 12,
      0,
      cudart_cudaGraphGetEdges_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeGetDependencies", TRACER_STATUS_RESULT, cudart_cudaGraphNodeGetDependencies_slots, 7, 10,
      0,
      cudart_cudaGraphNodeGetDependencies_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeGetDependentNodes", TRACER_STATUS_RESULT, cudart_cudaGraphNodeGetDependentNodes_slots, 7, 10,
      0,
      cudart_cudaGraphNodeGetDependentNodes_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddDependencies", TRACER_STATUS_RESULT, cudart_cudaGraphAddDependencies_slots, 6, 9,
      1,
      cudart_cudaGraphAddDependencies_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphRemoveDependencies", TRACER_STATUS_RESULT, cudart_cudaGraphRemoveDependencies_slots, 6, 9,
      1,
      cudart_cudaGraphRemoveDependencies_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphDestroyNode", TRACER_STATUS_RESULT, cudart_cudaGraphDestroyNode_slots, 2, 5,
      0,
      cudart_cudaGraphDestroyNode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphInstantiate", TRACER_STATUS_RESULT, cudart_cudaGraphInstantiate_slots, 5, 8,
      0,
      cudart_cudaGraphInstantiate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphInstantiateWithFlags", TRACER_STATUS_RESULT, cudart_cudaGraphInstantiateWithFlags_slots, 5, 8,
      0,
      cudart_cudaGraphInstantiateWithFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphInstantiateWithParams", TRACER_STATUS_RESULT, cudart_cudaGraphInstantiateWithParams_slots, 5, 8,
      0,
      cudart_cudaGraphInstantiateWithParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecGetFlags", TRACER_STATUS_RESULT, cudart_cudaGraphExecGetFlags_slots, 4, 7,
      0,
      cudart_cudaGraphExecGetFlags_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecKernelNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecKernelNodeSetParams_slots, 4, 7,
      1,
      cudart_cudaGraphExecKernelNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecMemcpyNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecMemcpyNodeSetParams_slots, 4, 7,
      1,
      cudart_cudaGraphExecMemcpyNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecMemcpyNodeSetParamsToSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_slots, 8, 11,
      0,
      cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecMemcpyNodeSetParamsFromSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_slots, 8, 11,
      0,
      cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecMemcpyNodeSetParams1D", TRACER_STATUS_RESULT, cudart_cudaGraphExecMemcpyNodeSetParams1D_slots, 7, 10,
      0,
      cudart_cudaGraphExecMemcpyNodeSetParams1D_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecMemsetNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecMemsetNodeSetParams_slots, 4, 7,
      1,
      cudart_cudaGraphExecMemsetNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecHostNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecHostNodeSetParams_slots, 4, 7,
      1,
      cudart_cudaGraphExecHostNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecChildGraphNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecChildGraphNodeSetParams_slots, 4, 7,
      0,
      cudart_cudaGraphExecChildGraphNodeSetParams_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecEventRecordNodeSetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphExecEventRecordNodeSetEvent_slots, 4, 7,
      0,
      cudart_cudaGraphExecEventRecordNodeSetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecEventWaitNodeSetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphExecEventWaitNodeSetEvent_slots, 4, 7,
      0,
      cudart_cudaGraphExecEventWaitNodeSetEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecExternalSemaphoresSignalNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_slots, 4, 7,
      1,
      cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecExternalSemaphoresWaitNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_slots, 4, 7,
      1,
      cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeSetEnabled", TRACER_STATUS_RESULT, cudart_cudaGraphNodeSetEnabled_slots, 4, 7,
      0,
      cudart_cudaGraphNodeSetEnabled_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeGetEnabled", TRACER_STATUS_RESULT, cudart_cudaGraphNodeGetEnabled_slots, 5, 8,
      0,
      cudart_cudaGraphNodeGetEnabled_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecUpdate", TRACER_STATUS_RESULT, cudart_cudaGraphExecUpdate_slots, 4, 7,
      0,
      cudart_cudaGraphExecUpdate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphUpload", TRACER_STATUS_RESULT, cudart_cudaGraphUpload_slots, 3, 6,
      0,
      cudart_cudaGraphUpload_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphLaunch", TRACER_STATUS_RESULT, cudart_cudaGraphLaunch_slots, 3, 6,
      0,
      cudart_cudaGraphLaunch_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecDestroy", TRACER_STATUS_RESULT, cudart_cudaGraphExecDestroy_slots, 2, 5,
      0,
      cudart_cudaGraphExecDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphDestroy", TRACER_STATUS_RESULT, cudart_cudaGraphDestroy_slots, 2, 5,
      0,
      cudart_cudaGraphDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphDebugDotPrint", TRACER_STATUS_RESULT, cudart_cudaGraphDebugDotPrint_slots, 4, 7,
      1,
      cudart_cudaGraphDebugDotPrint_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaUserObjectCreate", TRACER_STATUS_RESULT, cudart_cudaUserObjectCreate_slots, 7, 10,
      0,
      cudart_cudaUserObjectCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaUserObjectRetain", TRACER_STATUS_RESULT, cudart_cudaUserObjectRetain_slots, 3, 6,
      0,
      cudart_cudaUserObjectRetain_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaUserObjectRelease", TRACER_STATUS_RESULT, cudart_cudaUserObjectRelease_slots, 3, 6,
      0,
      cudart_cudaUserObjectRelease_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphRetainUserObject", TRACER_STATUS_RESULT, cudart_cudaGraphRetainUserObject_slots, 5, 8,
      0,
      cudart_cudaGraphRetainUserObject_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphReleaseUserObject", TRACER_STATUS_RESULT, cudart_cudaGraphReleaseUserObject_slots, 4, 7,
      0,
      cudart_cudaGraphReleaseUserObject_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddNode_slots, 8, 11,
      1,
      cudart_cudaGraphAddNode_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphNodeSetParams_slots, 3, 6,
      0,
      cudart_cudaGraphNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecNodeSetParams_slots, 4, 7,
      0,
      cudart_cudaGraphExecNodeSetParams_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphConditionalHandleCreate", TRACER_STATUS_RESULT, cudart_cudaGraphConditionalHandleCreate_slots, 6, 9,
      0,
      cudart_cudaGraphConditionalHandleCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDriverEntryPoint", TRACER_STATUS_RESULT, cudart_cudaGetDriverEntryPoint_slots, 7, 10,
      1,
      cudart_cudaGetDriverEntryPoint_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDriverEntryPointByVersion", TRACER_STATUS_RESULT, cudart_cudaGetDriverEntryPointByVersion_slots, 8, 11,
      1,
      cudart_cudaGetDriverEntryPointByVersion_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryLoadData", TRACER_STATUS_RESULT, cudart_cudaLibraryLoadData_slots, 14, 17,
      0,
      cudart_cudaLibraryLoadData_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryLoadFromFile", TRACER_STATUS_RESULT, cudart_cudaLibraryLoadFromFile_slots, 14, 17,
      1,
      cudart_cudaLibraryLoadFromFile_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryUnload", TRACER_STATUS_RESULT, cudart_cudaLibraryUnload_slots, 2, 5,
      0,
      cudart_cudaLibraryUnload_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryGetKernel", TRACER_STATUS_RESULT, cudart_cudaLibraryGetKernel_slots, 5, 8,
      1,
      cudart_cudaLibraryGetKernel_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryGetGlobal", TRACER_STATUS_RESULT, cudart_cudaLibraryGetGlobal_slots, 7, 10,
      1,
      cudart_cudaLibraryGetGlobal_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryGetManaged", TRACER_STATUS_RESULT, cudart_cudaLibraryGetManaged_slots, 7, 10,
      1,
      cudart_cudaLibraryGetManaged_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryGetUnifiedFunction", TRACER_STATUS_RESULT, cudart_cudaLibraryGetUnifiedFunction_slots, 5, 8,
      1,
      cudart_cudaLibraryGetUnifiedFunction_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryGetKernelCount", TRACER_STATUS_RESULT, cudart_cudaLibraryGetKernelCount_slots, 4, 7,
      0,
      cudart_cudaLibraryGetKernelCount_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryEnumerateKernels", TRACER_STATUS_RESULT, cudart_cudaLibraryEnumerateKernels_slots, 5, 8,
      0,
      cudart_cudaLibraryEnumerateKernels_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaKernelSetAttributeForDevice", TRACER_STATUS_RESULT, cudart_cudaKernelSetAttributeForDevice_slots, 5, 8,
      0,
      cudart_cudaKernelSetAttributeForDevice_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetExportTable", TRACER_STATUS_RESULT, cudart_cudaGetExportTable_slots, 4, 7,
      1,
      cudart_cudaGetExportTable_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetFuncBySymbol", TRACER_STATUS_RESULT, cudart_cudaGetFuncBySymbol_slots, 4, 7,
      0,
      cudart_cudaGetFuncBySymbol_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetKernel", TRACER_STATUS_RESULT, cudart_cudaGetKernel_slots, 4, 7,
      0,
      cudart_cudaGetKernel_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
 const struct tracer_backend_desc tracer_backend_cudart = {
@@ -6490,4 +6634,5 @@ const struct tracer_backend_desc tracer_backend_cudart = {
     INT64_C(0),
     &cudart_names_1,
     0,
+    "",
 };

@@ -6,6 +6,7 @@
  */
 #include "cudart_args.h"
 #include "cudart_tracepoints.h"
+#include "tracer_recording.h"
 #include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
@@ -665,10 +666,11 @@ cudaError_t cudaDeviceReset(void) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceReset_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceReset", (void **)&cudart_real.cudaDeviceReset);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
@@ -699,6 +701,7 @@ cudaError_t cudaDeviceReset(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -719,10 +722,11 @@ cudaError_t cudaDeviceSynchronize(void) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSynchronize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSynchronize", (void **)&cudart_real.cudaDeviceSynchronize);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
@@ -753,6 +757,7 @@ cudaError_t cudaDeviceSynchronize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -773,10 +778,11 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSetLimit_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetLimit", (void **)&cudart_real.cudaDeviceSetLimit);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(limit, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
@@ -811,6 +817,7 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
   tracer_args.tracer_result = tracer_real(tracer_args.limit, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
@@ -831,10 +838,11 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetLimit_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetLimit", (void **)&cudart_real.cudaDeviceGetLimit);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
@@ -869,6 +877,7 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
   tracer_args.tracer_result = tracer_real(tracer_args.pValue, tracer_args.limit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -892,10 +901,11 @@ cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetTexture1DLinearMaxWidth_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetTexture1DLinearMaxWidth", (void **)&cudart_real.cudaDeviceGetTexture1DLinearMaxWidth);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(maxWidthInElements, fmtDesc, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
@@ -933,6 +943,7 @@ cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
                                           tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -954,10 +965,11 @@ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetCacheConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetCacheConfig", (void **)&cudart_real.cudaDeviceGetCacheConfig);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
@@ -990,6 +1002,7 @@ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -1011,10 +1024,11 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetStreamPriorityRange_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetStreamPriorityRange", (void **)&cudart_real.cudaDeviceGetStreamPriorityRange);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
@@ -1049,6 +1063,7 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
   tracer_args.tracer_result = tracer_real(tracer_args.leastPriority, tracer_args.greatestPriority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
@@ -1071,10 +1086,11 @@ cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSetCacheConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetCacheConfig", (void **)&cudart_real.cudaDeviceSetCacheConfig);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
@@ -1107,6 +1123,7 @@ cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -1127,10 +1144,11 @@ cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetByPCIBusId_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetByPCIBusId", (void **)&cudart_real.cudaDeviceGetByPCIBusId);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
@@ -1165,6 +1183,7 @@ cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.pciBusId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -1186,10 +1205,11 @@ cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetPCIBusId_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetPCIBusId", (void **)&cudart_real.cudaDeviceGetPCIBusId);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
@@ -1226,6 +1246,7 @@ cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.pciBusId, tracer_args.len, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1247,10 +1268,11 @@ cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t even
   if (!tracer_real)
     tracer_real = (cudart_cudaIpcGetEventHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcGetEventHandle", (void **)&cudart_real.cudaIpcGetEventHandle);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
@@ -1285,6 +1307,7 @@ cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t even
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1305,10 +1328,11 @@ cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t hand
   if (!tracer_real)
     tracer_real = (cudart_cudaIpcOpenEventHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcOpenEventHandle", (void **)&cudart_real.cudaIpcOpenEventHandle);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
@@ -1342,6 +1366,7 @@ cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t hand
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -1363,10 +1388,11 @@ cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaIpcGetMemHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcGetMemHandle", (void **)&cudart_real.cudaIpcGetMemHandle);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
@@ -1401,6 +1427,7 @@ cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.devPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -1421,10 +1448,11 @@ cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsig
   if (!tracer_real)
     tracer_real = (cudart_cudaIpcOpenMemHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcOpenMemHandle", (void **)&cudart_real.cudaIpcOpenMemHandle);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
@@ -1460,6 +1488,7 @@ cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsig
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.handle, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -1481,10 +1510,11 @@ cudaError_t cudaIpcCloseMemHandle(void *devPtr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaIpcCloseMemHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcCloseMemHandle", (void **)&cudart_real.cudaIpcCloseMemHandle);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
@@ -1517,6 +1547,7 @@ cudaError_t cudaIpcCloseMemHandle(void *devPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -1538,10 +1569,11 @@ cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWrites
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceFlushGPUDirectRDMAWrites_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceFlushGPUDirectRDMAWrites", (void **)&cudart_real.cudaDeviceFlushGPUDirectRDMAWrites);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(target, scope);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
@@ -1576,6 +1608,7 @@ cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWrites
   tracer_args.tracer_result = tracer_real(tracer_args.target, tracer_args.scope);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -1597,10 +1630,11 @@ cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback ca
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceRegisterAsyncNotification_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceRegisterAsyncNotification", (void **)&cudart_real.cudaDeviceRegisterAsyncNotification);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
@@ -1640,6 +1674,7 @@ cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback ca
                                           tracer_args.userData, tracer_args.callback);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -1661,10 +1696,11 @@ cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackH
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceUnregisterAsyncNotification_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceUnregisterAsyncNotification", (void **)&cudart_real.cudaDeviceUnregisterAsyncNotification);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
@@ -1699,6 +1735,7 @@ cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackH
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.callback);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -1719,10 +1756,11 @@ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetSharedMemConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetSharedMemConfig", (void **)&cudart_real.cudaDeviceGetSharedMemConfig);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
@@ -1755,6 +1793,7 @@ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -1776,10 +1815,11 @@ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSetSharedMemConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetSharedMemConfig", (void **)&cudart_real.cudaDeviceSetSharedMemConfig);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
@@ -1812,6 +1852,7 @@ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
   tracer_args.tracer_result = tracer_real(tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -1832,10 +1873,11 @@ cudaError_t cudaGetLastError(void) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetLastError_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetLastError", (void **)&cudart_real.cudaGetLastError);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) &&
@@ -1866,6 +1908,7 @@ cudaError_t cudaGetLastError(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -1886,10 +1929,11 @@ cudaError_t cudaPeekAtLastError(void) {
   if (!tracer_real)
     tracer_real = (cudart_cudaPeekAtLastError_fn *)tracer_resolve(
         "libcudart.so.13", "cudaPeekAtLastError", (void **)&cudart_real.cudaPeekAtLastError);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) &&
@@ -1920,6 +1964,7 @@ cudaError_t cudaPeekAtLastError(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -1940,10 +1985,11 @@ const char *cudaGetErrorName(cudaError_t error) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetErrorName_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetErrorName", (void **)&cudart_real.cudaGetErrorName);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
@@ -1976,6 +2022,7 @@ const char *cudaGetErrorName(cudaError_t error) {
   tracer_args.tracer_result = tracer_real(tracer_args.error);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -1997,10 +2044,11 @@ const char *cudaGetErrorString(cudaError_t error) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetErrorString_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetErrorString", (void **)&cudart_real.cudaGetErrorString);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
@@ -2033,6 +2081,7 @@ const char *cudaGetErrorString(cudaError_t error) {
   tracer_args.tracer_result = tracer_real(tracer_args.error);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -2054,10 +2103,11 @@ cudaError_t cudaGetDeviceCount(int *count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDeviceCount_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDeviceCount", (void **)&cudart_real.cudaGetDeviceCount);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
@@ -2090,6 +2140,7 @@ cudaError_t cudaGetDeviceCount(int *count) {
   tracer_args.tracer_result = tracer_real(tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -2111,10 +2162,11 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDeviceProperties_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDeviceProperties", (void **)&cudart_real.cudaGetDeviceProperties);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
@@ -2149,6 +2201,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.prop, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -2169,10 +2222,11 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetAttribute", (void **)&cudart_real.cudaDeviceGetAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attr, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
@@ -2209,6 +2263,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
   tracer_args.tracer_result = tracer_real(tracer_args.value, tracer_args.attr, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2232,10 +2287,11 @@ cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetHostAtomicCapabilities_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetHostAtomicCapabilities", (void **)&cudart_real.cudaDeviceGetHostAtomicCapabilities);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
@@ -2275,6 +2331,7 @@ cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
                                           tracer_args.count, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2296,10 +2353,11 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetDefaultMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetDefaultMemPool", (void **)&cudart_real.cudaDeviceGetDefaultMemPool);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
@@ -2334,6 +2392,7 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.memPool, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
@@ -2355,10 +2414,11 @@ cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetMemPool", (void **)&cudart_real.cudaDeviceSetMemPool);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
@@ -2393,6 +2453,7 @@ cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.memPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
@@ -2413,10 +2474,11 @@ cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetMemPool", (void **)&cudart_real.cudaDeviceGetMemPool);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
@@ -2451,6 +2513,7 @@ cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.memPool, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
@@ -2472,10 +2535,11 @@ cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetNvSciSyncAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetNvSciSyncAttributes", (void **)&cudart_real.cudaDeviceGetNvSciSyncAttributes);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(nvSciSyncAttrList, device, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
@@ -2513,6 +2577,7 @@ cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
@@ -2534,10 +2599,11 @@ cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, i
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetP2PAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetP2PAttribute", (void **)&cudart_real.cudaDeviceGetP2PAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
@@ -2577,6 +2643,7 @@ cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, i
                                           tracer_args.srcDevice, tracer_args.dstDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -2600,10 +2667,11 @@ cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetP2PAtomicCapabilities_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetP2PAtomicCapabilities", (void **)&cudart_real.cudaDeviceGetP2PAtomicCapabilities);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
@@ -2646,6 +2714,7 @@ cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
                                           tracer_args.dstDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -2667,10 +2736,11 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) {
   if (!tracer_real)
     tracer_real = (cudart_cudaChooseDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaChooseDevice", (void **)&cudart_real.cudaChooseDevice);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
@@ -2705,6 +2775,7 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.prop);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -2726,10 +2797,11 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
   if (!tracer_real)
     tracer_real = (cudart_cudaInitDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaInitDevice", (void **)&cudart_real.cudaInitDevice);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, deviceFlags, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
@@ -2767,6 +2839,7 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -2787,10 +2860,11 @@ cudaError_t cudaSetDevice(int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaSetDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSetDevice", (void **)&cudart_real.cudaSetDevice);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
@@ -2823,6 +2897,7 @@ cudaError_t cudaSetDevice(int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -2843,10 +2918,11 @@ cudaError_t cudaGetDevice(int *device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDevice", (void **)&cudart_real.cudaGetDevice);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) &&
@@ -2879,6 +2955,7 @@ cudaError_t cudaGetDevice(int *device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
@@ -2900,10 +2977,11 @@ cudaError_t cudaSetValidDevices(int *device_arr, int len) {
   if (!tracer_real)
     tracer_real = (cudart_cudaSetValidDevices_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSetValidDevices", (void **)&cudart_real.cudaSetValidDevices);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device_arr, len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
@@ -2938,6 +3016,7 @@ cudaError_t cudaSetValidDevices(int *device_arr, int len) {
   tracer_args.tracer_result = tracer_real(tracer_args.device_arr, tracer_args.len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -2959,10 +3038,11 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaSetDeviceFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSetDeviceFlags", (void **)&cudart_real.cudaSetDeviceFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
@@ -2995,6 +3075,7 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
@@ -3015,10 +3096,11 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDeviceFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDeviceFlags", (void **)&cudart_real.cudaGetDeviceFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
@@ -3051,6 +3133,7 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
@@ -3072,10 +3155,11 @@ cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCreate", (void **)&cudart_real.cudaStreamCreate);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
@@ -3108,6 +3192,7 @@ cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.pStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
@@ -3129,10 +3214,11 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamCreateWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCreateWithFlags", (void **)&cudart_real.cudaStreamCreateWithFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
@@ -3167,6 +3253,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
   tracer_args.tracer_result = tracer_real(tracer_args.pStream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
@@ -3188,10 +3275,11 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamCreateWithPriority_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCreateWithPriority", (void **)&cudart_real.cudaStreamCreateWithPriority);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pStream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
@@ -3229,6 +3317,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
                                           tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -3250,10 +3339,11 @@ cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetPriority_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetPriority", (void **)&cudart_real.cudaStreamGetPriority);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
@@ -3288,6 +3378,7 @@ cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -3309,10 +3400,11 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetFlags", (void **)&cudart_real.cudaStreamGetFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
@@ -3347,6 +3439,7 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -3368,10 +3461,11 @@ cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId) 
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetId_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetId", (void **)&cudart_real.cudaStreamGetId);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, streamId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
@@ -3406,6 +3500,7 @@ cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId) 
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.streamId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -3427,10 +3522,11 @@ cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetDevice", (void **)&cudart_real.cudaStreamGetDevice);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
@@ -3465,6 +3561,7 @@ cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -3486,10 +3583,11 @@ cudaError_t cudaCtxResetPersistingL2Cache(void) {
   if (!tracer_real)
     tracer_real = (cudart_cudaCtxResetPersistingL2Cache_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCtxResetPersistingL2Cache", (void **)&cudart_real.cudaCtxResetPersistingL2Cache);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
@@ -3520,6 +3618,7 @@ cudaError_t cudaCtxResetPersistingL2Cache(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -3540,10 +3639,11 @@ cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamCopyAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCopyAttributes", (void **)&cudart_real.cudaStreamCopyAttributes);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
@@ -3578,6 +3678,7 @@ cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -3599,10 +3700,11 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetAttribute", (void **)&cudart_real.cudaStreamGetAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
@@ -3640,6 +3742,7 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
                                           tracer_args.value_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -3661,10 +3764,11 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamSetAttribute", (void **)&cudart_real.cudaStreamSetAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
@@ -3701,6 +3805,7 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
   tracer_args.tracer_result = tracer_real(tracer_args.hStream, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -3721,10 +3826,11 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamDestroy", (void **)&cudart_real.cudaStreamDestroy);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
@@ -3757,6 +3863,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -3777,10 +3884,11 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamWaitEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamWaitEvent", (void **)&cudart_real.cudaStreamWaitEvent);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
@@ -3817,6 +3925,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -3838,10 +3947,11 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamAddCallback_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamAddCallback", (void **)&cudart_real.cudaStreamAddCallback);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
@@ -3881,6 +3991,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
                                           tracer_args.userData, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -3901,10 +4012,11 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamSynchronize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamSynchronize", (void **)&cudart_real.cudaStreamSynchronize);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
@@ -3937,6 +4049,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -3957,10 +4070,11 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamQuery_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamQuery", (void **)&cudart_real.cudaStreamQuery);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
@@ -3993,6 +4107,7 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -4014,10 +4129,11 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamAttachMemAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamAttachMemAsync", (void **)&cudart_real.cudaStreamAttachMemAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, devPtr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
@@ -4057,6 +4173,7 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
                                           tracer_args.length, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -4077,10 +4194,11 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamBeginCapture_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamBeginCapture", (void **)&cudart_real.cudaStreamBeginCapture);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
@@ -4115,6 +4233,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -4138,10 +4257,11 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamBeginCaptureToGraph_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamBeginCaptureToGraph", (void **)&cudart_real.cudaStreamBeginCaptureToGraph);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
@@ -4186,6 +4306,7 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
                                           tracer_args.numDependencies, tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
@@ -4206,10 +4327,11 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode
   if (!tracer_real)
     tracer_real = (cudart_cudaThreadExchangeStreamCaptureMode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaThreadExchangeStreamCaptureMode", (void **)&cudart_real.cudaThreadExchangeStreamCaptureMode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
@@ -4242,6 +4364,7 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode
   tracer_args.tracer_result = tracer_real(tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
@@ -4263,10 +4386,11 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamEndCapture_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamEndCapture", (void **)&cudart_real.cudaStreamEndCapture);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
@@ -4301,6 +4425,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.pGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -4322,10 +4447,11 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureSta
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamIsCapturing_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamIsCapturing", (void **)&cudart_real.cudaStreamIsCapturing);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
@@ -4360,6 +4486,7 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureSta
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.pCaptureStatus);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -4386,10 +4513,11 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetCaptureInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetCaptureInfo", (void **)&cudart_real.cudaStreamGetCaptureInfo);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
                        numDependencies_out);
   }
@@ -4439,6 +4567,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                           tracer_args.numDependencies_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -4467,10 +4596,11 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamUpdateCaptureDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamUpdateCaptureDependencies", (void **)&cudart_real.cudaStreamUpdateCaptureDependencies);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
@@ -4513,6 +4643,7 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -4534,10 +4665,11 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventCreate", (void **)&cudart_real.cudaEventCreate);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
@@ -4570,6 +4702,7 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -4591,10 +4724,11 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventCreateWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventCreateWithFlags", (void **)&cudart_real.cudaEventCreateWithFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
@@ -4629,6 +4763,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -4650,10 +4785,11 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventRecord_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventRecord", (void **)&cudart_real.cudaEventRecord);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
@@ -4688,6 +4824,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
@@ -4708,10 +4845,11 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   if (!tracer_real)
     tracer_real = (cudart_cudaEventRecordWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventRecordWithFlags", (void **)&cudart_real.cudaEventRecordWithFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
@@ -4748,6 +4886,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.stream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -4768,10 +4907,11 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventQuery_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventQuery", (void **)&cudart_real.cudaEventQuery);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
@@ -4804,6 +4944,7 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -4824,10 +4965,11 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventSynchronize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventSynchronize", (void **)&cudart_real.cudaEventSynchronize);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
@@ -4860,6 +5002,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -4880,10 +5023,11 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventDestroy", (void **)&cudart_real.cudaEventDestroy);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
@@ -4916,6 +5060,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -4936,10 +5081,11 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
   if (!tracer_real)
     tracer_real = (cudart_cudaEventElapsedTime_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventElapsedTime", (void **)&cudart_real.cudaEventElapsedTime);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ms, start, end);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
@@ -4976,6 +5122,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
   tracer_args.tracer_result = tracer_real(tracer_args.ms, tracer_args.start, tracer_args.end);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -4998,10 +5145,11 @@ cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
   if (!tracer_real)
     tracer_real = (cudart_cudaImportExternalMemory_fn *)tracer_resolve(
         "libcudart.so.13", "cudaImportExternalMemory", (void **)&cudart_real.cudaImportExternalMemory);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
@@ -5036,6 +5184,7 @@ cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
   tracer_args.tracer_result = tracer_real(tracer_args.extMem_out, tracer_args.memHandleDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
@@ -5058,10 +5207,11 @@ cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_
   if (!tracer_real)
     tracer_real = (cudart_cudaExternalMemoryGetMappedBuffer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaExternalMemoryGetMappedBuffer", (void **)&cudart_real.cudaExternalMemoryGetMappedBuffer);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
@@ -5099,6 +5249,7 @@ cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_
                                           tracer_args.bufferDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
@@ -5122,10 +5273,11 @@ cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipm
   if (!tracer_real)
     tracer_real = (cudart_cudaExternalMemoryGetMappedMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaExternalMemoryGetMappedMipmappedArray", (void **)&cudart_real.cudaExternalMemoryGetMappedMipmappedArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
@@ -5163,6 +5315,7 @@ cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipm
                                           tracer_args.mipmapDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
@@ -5184,10 +5337,11 @@ cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDestroyExternalMemory_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroyExternalMemory", (void **)&cudart_real.cudaDestroyExternalMemory);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
@@ -5220,6 +5374,7 @@ cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem) {
   tracer_args.tracer_result = tracer_real(tracer_args.extMem);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
@@ -5241,10 +5396,11 @@ cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
   if (!tracer_real)
     tracer_real = (cudart_cudaImportExternalSemaphore_fn *)tracer_resolve(
         "libcudart.so.13", "cudaImportExternalSemaphore", (void **)&cudart_real.cudaImportExternalSemaphore);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
@@ -5279,6 +5435,7 @@ cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
   tracer_args.tracer_result = tracer_real(tracer_args.extSem_out, tracer_args.semHandleDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
@@ -5302,10 +5459,11 @@ cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *ext
   if (!tracer_real)
     tracer_real = (cudart_cudaSignalExternalSemaphoresAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSignalExternalSemaphoresAsync", (void **)&cudart_real.cudaSignalExternalSemaphoresAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
@@ -5345,6 +5503,7 @@ cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *ext
                                           tracer_args.numExtSems, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
@@ -5367,10 +5526,11 @@ cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSe
   if (!tracer_real)
     tracer_real = (cudart_cudaWaitExternalSemaphoresAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaWaitExternalSemaphoresAsync", (void **)&cudart_real.cudaWaitExternalSemaphoresAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
@@ -5410,6 +5570,7 @@ cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSe
                                           tracer_args.numExtSems, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
@@ -5430,10 +5591,11 @@ cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDestroyExternalSemaphore_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroyExternalSemaphore", (void **)&cudart_real.cudaDestroyExternalSemaphore);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
@@ -5466,6 +5628,7 @@ cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem) {
   tracer_args.tracer_result = tracer_real(tracer_args.extSem);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
@@ -5487,10 +5650,11 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
   if (!tracer_real)
     tracer_real = (cudart_cudaLaunchKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchKernel", (void **)&cudart_real.cudaLaunchKernel);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
@@ -5533,6 +5697,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
                                           tracer_args.sharedMem, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
@@ -5554,10 +5719,11 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
   if (!tracer_real)
     tracer_real = (cudart_cudaLaunchKernelExC_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchKernelExC", (void **)&cudart_real.cudaLaunchKernelExC);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config, func, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
@@ -5594,6 +5760,7 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
   tracer_args.tracer_result = tracer_real(tracer_args.config, tracer_args.func, tracer_args.args);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
@@ -5616,10 +5783,11 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
   if (!tracer_real)
     tracer_real = (cudart_cudaLaunchCooperativeKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchCooperativeKernel", (void **)&cudart_real.cudaLaunchCooperativeKernel);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
@@ -5662,6 +5830,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
                                           tracer_args.sharedMem, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
@@ -5683,10 +5852,11 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheCon
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncSetCacheConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncSetCacheConfig", (void **)&cudart_real.cudaFuncSetCacheConfig);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
@@ -5721,6 +5891,7 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheCon
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -5741,10 +5912,11 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncGetAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncGetAttributes", (void **)&cudart_real.cudaFuncGetAttributes);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
@@ -5779,6 +5951,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
   tracer_args.tracer_result = tracer_real(tracer_args.attr, tracer_args.func);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
@@ -5799,10 +5972,11 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncSetAttribute", (void **)&cudart_real.cudaFuncSetAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
@@ -5839,6 +6013,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -5859,10 +6034,11 @@ cudaError_t cudaFuncGetName(const char **name, const void *func) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncGetName_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncGetName", (void **)&cudart_real.cudaFuncGetName);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
@@ -5897,6 +6073,7 @@ cudaError_t cudaFuncGetName(const char **name, const void *func) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.func);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -5919,10 +6096,11 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *pa
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncGetParamInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncGetParamInfo", (void **)&cudart_real.cudaFuncGetParamInfo);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
@@ -5962,6 +6140,7 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *pa
                                           tracer_args.paramOffset, tracer_args.paramSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
@@ -5984,10 +6163,11 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
   if (!tracer_real)
     tracer_real = (cudart_cudaLaunchHostFunc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchHostFunc", (void **)&cudart_real.cudaLaunchHostFunc);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
@@ -6024,6 +6204,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.fn, tracer_args.userData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -6044,10 +6225,11 @@ cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfi
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncSetSharedMemConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncSetSharedMemConfig", (void **)&cudart_real.cudaFuncSetSharedMemConfig);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
@@ -6082,6 +6264,7 @@ cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfi
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
@@ -6103,10 +6286,11 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
   if (!tracer_real)
     tracer_real = (cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -6146,6 +6330,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
                                           tracer_args.blockSize, tracer_args.dynamicSMemSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
@@ -6168,10 +6353,11 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
   if (!tracer_real)
     tracer_real = (cudart_cudaOccupancyAvailableDynamicSMemPerBlock_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyAvailableDynamicSMemPerBlock", (void **)&cudart_real.cudaOccupancyAvailableDynamicSMemPerBlock);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
@@ -6211,6 +6397,7 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
                                           tracer_args.numBlocks, tracer_args.blockSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
@@ -6235,10 +6422,11 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
   if (!tracer_real)
     tracer_real = (cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -6281,6 +6469,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -6303,10 +6492,11 @@ cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *f
   if (!tracer_real)
     tracer_real = (cudart_cudaOccupancyMaxPotentialClusterSize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxPotentialClusterSize", (void **)&cudart_real.cudaOccupancyMaxPotentialClusterSize);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(clusterSize, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
@@ -6344,6 +6534,7 @@ cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *f
                                           tracer_args.launchConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -6366,10 +6557,11 @@ cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
   if (!tracer_real)
     tracer_real = (cudart_cudaOccupancyMaxActiveClusters_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxActiveClusters", (void **)&cudart_real.cudaOccupancyMaxActiveClusters);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numClusters, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
@@ -6407,6 +6599,7 @@ cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
                                           tracer_args.launchConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -6428,10 +6621,11 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocManaged_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocManaged", (void **)&cudart_real.cudaMallocManaged);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
@@ -6468,6 +6662,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -6489,10 +6684,11 @@ cudaError_t cudaMalloc(void **devPtr, size_t size) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMalloc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMalloc", (void **)&cudart_real.cudaMalloc);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
@@ -6527,6 +6723,7 @@ cudaError_t cudaMalloc(void **devPtr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
@@ -6548,10 +6745,11 @@ cudaError_t cudaMallocHost(void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocHost_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocHost", (void **)&cudart_real.cudaMallocHost);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
@@ -6586,6 +6784,7 @@ cudaError_t cudaMallocHost(void **ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
@@ -6607,10 +6806,11 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocPitch_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocPitch", (void **)&cudart_real.cudaMallocPitch);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
@@ -6650,6 +6850,7 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
                                           tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -6673,10 +6874,11 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocArray", (void **)&cudart_real.cudaMallocArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
@@ -6718,6 +6920,7 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
                                           tracer_args.height, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -6739,10 +6942,11 @@ cudaError_t cudaFree(void *devPtr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFree_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFree", (void **)&cudart_real.cudaFree);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
@@ -6775,6 +6979,7 @@ cudaError_t cudaFree(void *devPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -6795,10 +7000,11 @@ cudaError_t cudaFreeHost(void *ptr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFreeHost_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeHost", (void **)&cudart_real.cudaFreeHost);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
@@ -6831,6 +7037,7 @@ cudaError_t cudaFreeHost(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -6851,10 +7058,11 @@ cudaError_t cudaFreeArray(cudaArray_t array) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFreeArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeArray", (void **)&cudart_real.cudaFreeArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
@@ -6887,6 +7095,7 @@ cudaError_t cudaFreeArray(cudaArray_t array) {
   tracer_args.tracer_result = tracer_real(tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -6907,10 +7116,11 @@ cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFreeMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeMipmappedArray", (void **)&cudart_real.cudaFreeMipmappedArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
@@ -6943,6 +7153,7 @@ cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
   tracer_args.tracer_result = tracer_real(tracer_args.mipmappedArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
@@ -6963,10 +7174,11 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaHostAlloc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostAlloc", (void **)&cudart_real.cudaHostAlloc);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHost, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
@@ -7003,6 +7215,7 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.pHost, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
@@ -7024,10 +7237,11 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaHostRegister_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostRegister", (void **)&cudart_real.cudaHostRegister);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
@@ -7064,6 +7278,7 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
@@ -7084,10 +7299,11 @@ cudaError_t cudaHostUnregister(void *ptr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaHostUnregister_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostUnregister", (void **)&cudart_real.cudaHostUnregister);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
@@ -7120,6 +7336,7 @@ cudaError_t cudaHostUnregister(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -7140,10 +7357,11 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
   if (!tracer_real)
     tracer_real = (cudart_cudaHostGetDevicePointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostGetDevicePointer", (void **)&cudart_real.cudaHostGetDevicePointer);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pDevice, pHost, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
@@ -7180,6 +7398,7 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
   tracer_args.tracer_result = tracer_real(tracer_args.pDevice, tracer_args.pHost, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -7201,10 +7420,11 @@ cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
   if (!tracer_real)
     tracer_real = (cudart_cudaHostGetFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostGetFlags", (void **)&cudart_real.cudaHostGetFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFlags, pHost);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
@@ -7239,6 +7459,7 @@ cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
   tracer_args.tracer_result = tracer_real(tracer_args.pFlags, tracer_args.pHost);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
@@ -7260,10 +7481,11 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent
   if (!tracer_real)
     tracer_real = (cudart_cudaMalloc3D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMalloc3D", (void **)&cudart_real.cudaMalloc3D);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
@@ -7297,6 +7519,7 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent
   tracer_args.tracer_result = tracer_real(tracer_args.pitchedDevPtr, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
@@ -7318,10 +7541,11 @@ cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormat
   if (!tracer_real)
     tracer_real = (cudart_cudaMalloc3DArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMalloc3DArray", (void **)&cudart_real.cudaMalloc3DArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
@@ -7360,6 +7584,7 @@ cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormat
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
@@ -7384,10 +7609,11 @@ cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocMipmappedArray", (void **)&cudart_real.cudaMallocMipmappedArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
@@ -7429,6 +7655,7 @@ cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
@@ -7452,10 +7679,11 @@ cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
   if (!tracer_real)
     tracer_real = (cudart_cudaGetMipmappedArrayLevel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetMipmappedArrayLevel", (void **)&cudart_real.cudaGetMipmappedArrayLevel);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
@@ -7493,6 +7721,7 @@ cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
                                           tracer_args.level);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
@@ -7514,10 +7743,11 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy3D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3D", (void **)&cudart_real.cudaMemcpy3D);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
@@ -7550,6 +7780,7 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -7570,10 +7801,11 @@ cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy3DPeer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DPeer", (void **)&cudart_real.cudaMemcpy3DPeer);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
@@ -7606,6 +7838,7 @@ cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -7626,10 +7859,11 @@ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t st
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy3DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DAsync", (void **)&cudart_real.cudaMemcpy3DAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
@@ -7664,6 +7898,7 @@ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t st
   tracer_args.tracer_result = tracer_real(tracer_args.p, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -7684,10 +7919,11 @@ cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStr
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy3DPeerAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DPeerAsync", (void **)&cudart_real.cudaMemcpy3DPeerAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
@@ -7722,6 +7958,7 @@ cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStr
   tracer_args.tracer_result = tracer_real(tracer_args.p, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -7742,10 +7979,11 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemGetInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemGetInfo", (void **)&cudart_real.cudaMemGetInfo);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
@@ -7780,6 +8018,7 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total) {
   tracer_args.tracer_result = tracer_real(tracer_args.free, tracer_args.total);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -7803,10 +8042,11 @@ cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExte
   if (!tracer_real)
     tracer_real = (cudart_cudaArrayGetInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetInfo", (void **)&cudart_real.cudaArrayGetInfo);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(desc, extent, flags, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
@@ -7846,6 +8086,7 @@ cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExte
                                           tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -7867,10 +8108,11 @@ cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsi
   if (!tracer_real)
     tracer_real = (cudart_cudaArrayGetPlane_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetPlane", (void **)&cudart_real.cudaArrayGetPlane);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
@@ -7908,6 +8150,7 @@ cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsi
                                           tracer_args.planeIdx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -7930,10 +8173,11 @@ cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *m
   if (!tracer_real)
     tracer_real = (cudart_cudaArrayGetMemoryRequirements_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetMemoryRequirements", (void **)&cudart_real.cudaArrayGetMemoryRequirements);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, array, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
@@ -7971,6 +8215,7 @@ cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *m
                                           tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -7992,10 +8237,11 @@ cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequir
   if (!tracer_real)
     tracer_real = (cudart_cudaMipmappedArrayGetMemoryRequirements_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMipmappedArrayGetMemoryRequirements", (void **)&cudart_real.cudaMipmappedArrayGetMemoryRequirements);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
@@ -8033,6 +8279,7 @@ cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequir
                                           tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -8054,10 +8301,11 @@ cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *spars
   if (!tracer_real)
     tracer_real = (cudart_cudaArrayGetSparseProperties_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetSparseProperties", (void **)&cudart_real.cudaArrayGetSparseProperties);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
@@ -8092,6 +8340,7 @@ cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *spars
   tracer_args.tracer_result = tracer_real(tracer_args.sparseProperties, tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
@@ -8113,10 +8362,11 @@ cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperti
   if (!tracer_real)
     tracer_real = (cudart_cudaMipmappedArrayGetSparseProperties_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMipmappedArrayGetSparseProperties", (void **)&cudart_real.cudaMipmappedArrayGetSparseProperties);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, mipmap);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
@@ -8151,6 +8401,7 @@ cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperti
   tracer_args.tracer_result = tracer_real(tracer_args.sparseProperties, tracer_args.mipmap);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
@@ -8171,10 +8422,11 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy", (void **)&cudart_real.cudaMemcpy);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
@@ -8214,6 +8466,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
@@ -8234,10 +8487,11 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyPeer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyPeer", (void **)&cudart_real.cudaMemcpyPeer);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dstDevice, src, srcDevice, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
@@ -8279,6 +8533,7 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
                                           tracer_args.srcDevice, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
@@ -8300,10 +8555,11 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2D", (void **)&cudart_real.cudaMemcpy2D);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
@@ -8350,6 +8606,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
@@ -8372,10 +8629,11 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DToArray", (void **)&cudart_real.cudaMemcpy2DToArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
@@ -8424,6 +8682,7 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                           tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -8446,10 +8705,11 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t sr
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DFromArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DFromArray", (void **)&cudart_real.cudaMemcpy2DFromArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
@@ -8498,6 +8758,7 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t sr
                                           tracer_args.width, tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -8520,10 +8781,11 @@ cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t 
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DArrayToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DArrayToArray", (void **)&cudart_real.cudaMemcpy2DArrayToArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height,
                        kind);
   }
@@ -8577,6 +8839,7 @@ cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t 
                                           tracer_args.width, tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
@@ -8598,10 +8861,11 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToSymbol", (void **)&cudart_real.cudaMemcpyToSymbol);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
@@ -8643,6 +8907,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
@@ -8664,10 +8929,11 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromSymbol", (void **)&cudart_real.cudaMemcpyFromSymbol);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
@@ -8709,6 +8975,7 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
@@ -8730,10 +8997,11 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyAsync", (void **)&cudart_real.cudaMemcpyAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
@@ -8775,6 +9043,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
@@ -8796,10 +9065,11 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyPeerAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyPeerAsync", (void **)&cudart_real.cudaMemcpyPeerAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dstDevice, src, srcDevice, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
@@ -8844,6 +9114,7 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
@@ -8866,10 +9137,11 @@ cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, con
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyBatchAsync", (void **)&cudart_real.cudaMemcpyBatchAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
@@ -8919,6 +9191,7 @@ cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, con
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
@@ -8941,10 +9214,11 @@ cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *op
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy3DBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DBatchAsync", (void **)&cudart_real.cudaMemcpy3DBatchAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numOps, opList, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
@@ -8984,6 +9258,7 @@ cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *op
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
@@ -9006,10 +9281,11 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DAsync", (void **)&cudart_real.cudaMemcpy2DAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
@@ -9058,6 +9334,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
@@ -9080,10 +9357,11 @@ cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOf
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DToArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DToArrayAsync", (void **)&cudart_real.cudaMemcpy2DToArrayAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
@@ -9134,6 +9412,7 @@ cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOf
                                           tracer_args.height, tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -9156,10 +9435,11 @@ cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DFromArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DFromArrayAsync", (void **)&cudart_real.cudaMemcpy2DFromArrayAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
@@ -9211,6 +9491,7 @@ cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -9232,10 +9513,11 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyToSymbolAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToSymbolAsync", (void **)&cudart_real.cudaMemcpyToSymbolAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
@@ -9279,6 +9561,7 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
                                           tracer_args.offset, tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -9300,10 +9583,11 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyFromSymbolAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromSymbolAsync", (void **)&cudart_real.cudaMemcpyFromSymbolAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
@@ -9347,6 +9631,7 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
                                           tracer_args.offset, tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
@@ -9367,10 +9652,11 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemset_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset", (void **)&cudart_real.cudaMemset);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
@@ -9407,6 +9693,7 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.value, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
@@ -9427,10 +9714,11 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
   if (!tracer_real)
     tracer_real = (cudart_cudaMemset2D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset2D", (void **)&cudart_real.cudaMemset2D);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
@@ -9472,6 +9760,7 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
                                           tracer_args.width, tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
@@ -9492,10 +9781,11 @@ cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct 
   if (!tracer_real)
     tracer_real = (cudart_cudaMemset3D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset3D", (void **)&cudart_real.cudaMemset3D);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
@@ -9531,6 +9821,7 @@ cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct 
                                           tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -9551,10 +9842,11 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
   if (!tracer_real)
     tracer_real = (cudart_cudaMemsetAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemsetAsync", (void **)&cudart_real.cudaMemsetAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
@@ -9594,6 +9886,7 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
@@ -9615,10 +9908,11 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
   if (!tracer_real)
     tracer_real = (cudart_cudaMemset2DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset2DAsync", (void **)&cudart_real.cudaMemset2DAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
@@ -9663,6 +9957,7 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
@@ -9684,10 +9979,11 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
   if (!tracer_real)
     tracer_real = (cudart_cudaMemset3DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset3DAsync", (void **)&cudart_real.cudaMemset3DAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
@@ -9725,6 +10021,7 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
                                           tracer_args.extent, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -9745,10 +10042,11 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetSymbolAddress_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetSymbolAddress", (void **)&cudart_real.cudaGetSymbolAddress);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
@@ -9783,6 +10081,7 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -9804,10 +10103,11 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetSymbolSize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetSymbolSize", (void **)&cudart_real.cudaGetSymbolSize);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
@@ -9842,6 +10142,7 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
   tracer_args.tracer_result = tracer_real(tracer_args.size, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -9864,10 +10165,11 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMe
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPrefetchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPrefetchAsync", (void **)&cudart_real.cudaMemPrefetchAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, location, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
@@ -9909,6 +10211,7 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMe
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -9932,10 +10235,11 @@ cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPrefetchBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPrefetchBatchAsync", (void **)&cudart_real.cudaMemPrefetchBatchAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
@@ -9987,6 +10291,7 @@ cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -10011,10 +10316,11 @@ cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
   if (!tracer_real)
     tracer_real = (cudart_cudaMemDiscardBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemDiscardBatchAsync", (void **)&cudart_real.cudaMemDiscardBatchAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
@@ -10056,6 +10362,7 @@ cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
                                           tracer_args.flags, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
@@ -10081,10 +10388,11 @@ cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, siz
   if (!tracer_real)
     tracer_real = (cudart_cudaMemDiscardAndPrefetchBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemDiscardAndPrefetchBatchAsync", (void **)&cudart_real.cudaMemDiscardAndPrefetchBatchAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
@@ -10136,6 +10444,7 @@ cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, siz
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -10160,10 +10469,11 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
   if (!tracer_real)
     tracer_real = (cudart_cudaMemAdvise_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemAdvise", (void **)&cudart_real.cudaMemAdvise);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, advice, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
@@ -10202,6 +10512,7 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
                                           tracer_args.location);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -10224,10 +10535,11 @@ cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
   if (!tracer_real)
     tracer_real = (cudart_cudaMemRangeGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemRangeGetAttribute", (void **)&cudart_real.cudaMemRangeGetAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
@@ -10270,6 +10582,7 @@ cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -10292,10 +10605,11 @@ cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
   if (!tracer_real)
     tracer_real = (cudart_cudaMemRangeGetAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemRangeGetAttributes", (void **)&cudart_real.cudaMemRangeGetAttributes);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
@@ -10340,6 +10654,7 @@ cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
                                           tracer_args.devPtr, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -10364,10 +10679,11 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, c
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToArray", (void **)&cudart_real.cudaMemcpyToArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
@@ -10411,6 +10727,7 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, c
                                           tracer_args.src, tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -10432,10 +10749,11 @@ cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyFromArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromArray", (void **)&cudart_real.cudaMemcpyFromArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
@@ -10479,6 +10797,7 @@ cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset
                                           tracer_args.hOffset, tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -10501,10 +10820,11 @@ cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hO
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyArrayToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyArrayToArray", (void **)&cudart_real.cudaMemcpyArrayToArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
@@ -10555,6 +10875,7 @@ cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hO
                                           tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -10576,10 +10897,11 @@ cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffs
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyToArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToArrayAsync", (void **)&cudart_real.cudaMemcpyToArrayAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
@@ -10626,6 +10948,7 @@ cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffs
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -10648,10 +10971,11 @@ cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wO
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyFromArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromArrayAsync", (void **)&cudart_real.cudaMemcpyFromArrayAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
@@ -10698,6 +11022,7 @@ cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wO
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -10718,10 +11043,11 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocAsync", (void **)&cudart_real.cudaMallocAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
@@ -10758,6 +11084,7 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.size, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -10779,10 +11106,11 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFreeAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeAsync", (void **)&cudart_real.cudaFreeAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
@@ -10817,6 +11145,7 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -10837,10 +11166,11 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolTrimTo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolTrimTo", (void **)&cudart_real.cudaMemPoolTrimTo);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, minBytesToKeep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
@@ -10875,6 +11205,7 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
   tracer_args.tracer_result = tracer_real(tracer_args.memPool, tracer_args.minBytesToKeep);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -10895,10 +11226,11 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolSetAttribute", (void **)&cudart_real.cudaMemPoolSetAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
@@ -10935,6 +11267,7 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
   tracer_args.tracer_result = tracer_real(tracer_args.memPool, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -10955,10 +11288,11 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolGetAttribute", (void **)&cudart_real.cudaMemPoolGetAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
@@ -10995,6 +11329,7 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
   tracer_args.tracer_result = tracer_real(tracer_args.memPool, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -11016,10 +11351,11 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAcce
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolSetAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolSetAccess", (void **)&cudart_real.cudaMemPoolSetAccess);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, descList, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
@@ -11057,6 +11393,7 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAcce
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -11078,10 +11415,11 @@ cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t m
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolGetAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolGetAccess", (void **)&cudart_real.cudaMemPoolGetAccess);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, memPool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
@@ -11119,6 +11457,7 @@ cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t m
                                           tracer_args.location);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -11140,10 +11479,11 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolPr
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolCreate", (void **)&cudart_real.cudaMemPoolCreate);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, poolProps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
@@ -11178,6 +11518,7 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolPr
   tracer_args.tracer_result = tracer_real(tracer_args.memPool, tracer_args.poolProps);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -11199,10 +11540,11 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolDestroy", (void **)&cudart_real.cudaMemPoolDestroy);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
@@ -11235,6 +11577,7 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) {
   tracer_args.tracer_result = tracer_real(tracer_args.memPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -11256,10 +11599,11 @@ cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocat
   if (!tracer_real)
     tracer_real = (cudart_cudaMemGetDefaultMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemGetDefaultMemPool", (void **)&cudart_real.cudaMemGetDefaultMemPool);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
@@ -11297,6 +11641,7 @@ cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocat
                                           tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -11319,10 +11664,11 @@ cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *lo
   if (!tracer_real)
     tracer_real = (cudart_cudaMemGetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemGetMemPool", (void **)&cudart_real.cudaMemGetMemPool);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
@@ -11360,6 +11706,7 @@ cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *lo
                                           tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -11382,10 +11729,11 @@ cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllo
   if (!tracer_real)
     tracer_real = (cudart_cudaMemSetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemSetMemPool", (void **)&cudart_real.cudaMemSetMemPool);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(location, type, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
@@ -11423,6 +11771,7 @@ cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllo
                                           tracer_args.memPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -11444,10 +11793,11 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocFromPoolAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocFromPoolAsync", (void **)&cudart_real.cudaMallocFromPoolAsync);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, memPool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
@@ -11487,6 +11837,7 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -11510,10 +11861,11 @@ cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPoo
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolExportToShareableHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolExportToShareableHandle", (void **)&cudart_real.cudaMemPoolExportToShareableHandle);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, memPool, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
@@ -11553,6 +11905,7 @@ cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPoo
                                           tracer_args.handleType, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -11575,10 +11928,11 @@ cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *s
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolImportFromShareableHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolImportFromShareableHandle", (void **)&cudart_real.cudaMemPoolImportFromShareableHandle);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, shareableHandle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
@@ -11618,6 +11972,7 @@ cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *s
                                           tracer_args.handleType, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -11639,10 +11994,11 @@ cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolExportPointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolExportPointer", (void **)&cudart_real.cudaMemPoolExportPointer);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(exportData, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
@@ -11677,6 +12033,7 @@ cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData
   tracer_args.tracer_result = tracer_real(tracer_args.exportData, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -11698,10 +12055,11 @@ cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolImportPointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolImportPointer", (void **)&cudart_real.cudaMemPoolImportPointer);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, memPool, exportData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
@@ -11739,6 +12097,7 @@ cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
                                           tracer_args.exportData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -11760,10 +12119,11 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
   if (!tracer_real)
     tracer_real = (cudart_cudaPointerGetAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaPointerGetAttributes", (void **)&cudart_real.cudaPointerGetAttributes);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
@@ -11798,6 +12158,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
   tracer_args.tracer_result = tracer_real(tracer_args.attributes, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -11818,10 +12179,11 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevi
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceCanAccessPeer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceCanAccessPeer", (void **)&cudart_real.cudaDeviceCanAccessPeer);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, device, peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
@@ -11859,6 +12221,7 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevi
                                           tracer_args.peerDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -11880,10 +12243,11 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceEnablePeerAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceEnablePeerAccess", (void **)&cudart_real.cudaDeviceEnablePeerAccess);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerDevice, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
@@ -11918,6 +12282,7 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerDevice, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -11938,10 +12303,11 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceDisablePeerAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceDisablePeerAccess", (void **)&cudart_real.cudaDeviceDisablePeerAccess);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
@@ -11974,6 +12340,7 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -11994,10 +12361,11 @@ cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsUnregisterResource_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsUnregisterResource", (void **)&cudart_real.cudaGraphicsUnregisterResource);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
@@ -12030,6 +12398,7 @@ cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource) {
   tracer_args.tracer_result = tracer_real(tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -12050,10 +12419,11 @@ cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, uns
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsResourceSetMapFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsResourceSetMapFlags", (void **)&cudart_real.cudaGraphicsResourceSetMapFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
@@ -12088,6 +12458,7 @@ cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, uns
   tracer_args.tracer_result = tracer_real(tracer_args.resource, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -12109,10 +12480,11 @@ cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resource
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsMapResources_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsMapResources", (void **)&cudart_real.cudaGraphicsMapResources);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
@@ -12150,6 +12522,7 @@ cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resource
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
@@ -12172,10 +12545,11 @@ cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resour
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsUnmapResources_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsUnmapResources", (void **)&cudart_real.cudaGraphicsUnmapResources);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
@@ -12213,6 +12587,7 @@ cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resour
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
@@ -12235,10 +12610,11 @@ cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsResourceGetMappedPointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsResourceGetMappedPointer", (void **)&cudart_real.cudaGraphicsResourceGetMappedPointer);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
@@ -12276,6 +12652,7 @@ cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
                                           tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
@@ -12300,10 +12677,11 @@ cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsSubResourceGetMappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsSubResourceGetMappedArray", (void **)&cudart_real.cudaGraphicsSubResourceGetMappedArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
@@ -12343,6 +12721,7 @@ cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
                                           tracer_args.arrayIndex, tracer_args.mipLevel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
@@ -12365,10 +12744,11 @@ cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mi
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsResourceGetMappedMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsResourceGetMappedMipmappedArray", (void **)&cudart_real.cudaGraphicsResourceGetMappedMipmappedArray);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) &&
@@ -12403,6 +12783,7 @@ cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mi
   tracer_args.tracer_result = tracer_real(tracer_args.mipmappedArray, tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
@@ -12424,10 +12805,11 @@ cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_con
   if (!tracer_real)
     tracer_real = (cudart_cudaGetChannelDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetChannelDesc", (void **)&cudart_real.cudaGetChannelDesc);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
@@ -12462,6 +12844,7 @@ cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_con
   tracer_args.tracer_result = tracer_real(tracer_args.desc, tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
@@ -12483,10 +12866,11 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
   if (!tracer_real)
     tracer_real = (cudart_cudaCreateChannelDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCreateChannelDesc", (void **)&cudart_real.cudaCreateChannelDesc);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
@@ -12528,6 +12912,7 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                           tracer_args.w, tracer_args.f);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
@@ -12551,10 +12936,11 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
   if (!tracer_real)
     tracer_real = (cudart_cudaCreateTextureObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCreateTextureObject", (void **)&cudart_real.cudaCreateTextureObject);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
@@ -12594,6 +12980,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
                                           tracer_args.pTexDesc, tracer_args.pResViewDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
@@ -12615,10 +13002,11 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDestroyTextureObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroyTextureObject", (void **)&cudart_real.cudaDestroyTextureObject);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
@@ -12651,6 +13039,7 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
   tracer_args.tracer_result = tracer_real(tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
@@ -12672,10 +13061,11 @@ cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
   if (!tracer_real)
     tracer_real = (cudart_cudaGetTextureObjectResourceDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetTextureObjectResourceDesc", (void **)&cudart_real.cudaGetTextureObjectResourceDesc);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
@@ -12710,6 +13100,7 @@ cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
   tracer_args.tracer_result = tracer_real(tracer_args.pResDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
@@ -12731,10 +13122,11 @@ cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
   if (!tracer_real)
     tracer_real = (cudart_cudaGetTextureObjectTextureDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetTextureObjectTextureDesc", (void **)&cudart_real.cudaGetTextureObjectTextureDesc);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
@@ -12769,6 +13161,7 @@ cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
   tracer_args.tracer_result = tracer_real(tracer_args.pTexDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
@@ -12790,10 +13183,11 @@ cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pR
   if (!tracer_real)
     tracer_real = (cudart_cudaGetTextureObjectResourceViewDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetTextureObjectResourceViewDesc", (void **)&cudart_real.cudaGetTextureObjectResourceViewDesc);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
@@ -12828,6 +13222,7 @@ cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pR
   tracer_args.tracer_result = tracer_real(tracer_args.pResViewDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
@@ -12849,10 +13244,11 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
   if (!tracer_real)
     tracer_real = (cudart_cudaCreateSurfaceObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCreateSurfaceObject", (void **)&cudart_real.cudaCreateSurfaceObject);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pSurfObject, pResDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
@@ -12887,6 +13283,7 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
   tracer_args.tracer_result = tracer_real(tracer_args.pSurfObject, tracer_args.pResDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
@@ -12908,10 +13305,11 @@ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDestroySurfaceObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroySurfaceObject", (void **)&cudart_real.cudaDestroySurfaceObject);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
@@ -12944,6 +13342,7 @@ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
   tracer_args.tracer_result = tracer_real(tracer_args.surfObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
@@ -12965,10 +13364,11 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
   if (!tracer_real)
     tracer_real = (cudart_cudaGetSurfaceObjectResourceDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetSurfaceObjectResourceDesc", (void **)&cudart_real.cudaGetSurfaceObjectResourceDesc);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
@@ -13003,6 +13403,7 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
   tracer_args.tracer_result = tracer_real(tracer_args.pResDesc, tracer_args.surfObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
@@ -13023,10 +13424,11 @@ cudaError_t cudaDriverGetVersion(int *driverVersion) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDriverGetVersion_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDriverGetVersion", (void **)&cudart_real.cudaDriverGetVersion);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
@@ -13059,6 +13461,7 @@ cudaError_t cudaDriverGetVersion(int *driverVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.driverVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
@@ -13080,10 +13483,11 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
   if (!tracer_real)
     tracer_real = (cudart_cudaRuntimeGetVersion_fn *)tracer_resolve(
         "libcudart.so.13", "cudaRuntimeGetVersion", (void **)&cudart_real.cudaRuntimeGetVersion);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
@@ -13116,6 +13520,7 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.runtimeVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
@@ -13138,10 +13543,11 @@ cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *user
   if (!tracer_real)
     tracer_real = (cudart_cudaLogsRegisterCallback_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsRegisterCallback", (void **)&cudart_real.cudaLogsRegisterCallback);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
@@ -13179,6 +13585,7 @@ cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *user
                                           tracer_args.callback_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
@@ -13200,10 +13607,11 @@ cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLogsUnregisterCallback_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsUnregisterCallback", (void **)&cudart_real.cudaLogsUnregisterCallback);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
@@ -13236,6 +13644,7 @@ cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback) {
   tracer_args.tracer_result = tracer_real(tracer_args.callback);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
@@ -13256,10 +13665,11 @@ cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLogsCurrent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsCurrent", (void **)&cudart_real.cudaLogsCurrent);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator_out, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
@@ -13294,6 +13704,7 @@ cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.iterator_out, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
@@ -13315,10 +13726,11 @@ cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile
   if (!tracer_real)
     tracer_real = (cudart_cudaLogsDumpToFile_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsDumpToFile", (void **)&cudart_real.cudaLogsDumpToFile);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator, pathToFile, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
@@ -13356,6 +13768,7 @@ cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
@@ -13378,10 +13791,11 @@ cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t
   if (!tracer_real)
     tracer_real = (cudart_cudaLogsDumpToMemory_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsDumpToMemory", (void **)&cudart_real.cudaLogsDumpToMemory);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator, buffer, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
@@ -13421,6 +13835,7 @@ cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t
                                           tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
@@ -13444,10 +13859,11 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphCreate", (void **)&cudart_real.cudaGraphCreate);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
@@ -13482,6 +13898,7 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.pGraph, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
@@ -13505,10 +13922,11 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddKernelNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddKernelNode", (void **)&cudart_real.cudaGraphAddKernelNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
@@ -13551,6 +13969,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
@@ -13573,10 +13992,11 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphKernelNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeGetParams", (void **)&cudart_real.cudaGraphKernelNodeGetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
@@ -13611,6 +14031,7 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
@@ -13632,10 +14053,11 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphKernelNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeSetParams", (void **)&cudart_real.cudaGraphKernelNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
@@ -13670,6 +14092,7 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
@@ -13690,10 +14113,11 @@ cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNod
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphKernelNodeCopyAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeCopyAttributes", (void **)&cudart_real.cudaGraphKernelNodeCopyAttributes);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDst, hSrc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
@@ -13728,6 +14152,7 @@ cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNod
   tracer_args.tracer_result = tracer_real(tracer_args.hDst, tracer_args.hSrc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
@@ -13749,10 +14174,11 @@ cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaLaunchAtt
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphKernelNodeGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeGetAttribute", (void **)&cudart_real.cudaGraphKernelNodeGetAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
@@ -13790,6 +14216,7 @@ cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaLaunchAtt
                                           tracer_args.value_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
@@ -13811,10 +14238,11 @@ cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaLaunchAtt
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphKernelNodeSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeSetAttribute", (void **)&cudart_real.cudaGraphKernelNodeSetAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
@@ -13851,6 +14279,7 @@ cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaLaunchAtt
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
@@ -13873,10 +14302,11 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemcpyNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNode", (void **)&cudart_real.cudaGraphAddMemcpyNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
@@ -13919,6 +14349,7 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                           tracer_args.pCopyParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
@@ -13944,10 +14375,11 @@ cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGrap
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemcpyNodeToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNodeToSymbol", (void **)&cudart_real.cudaGraphAddMemcpyNodeToSymbol);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -14001,6 +14433,7 @@ cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGrap
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
@@ -14025,10 +14458,11 @@ cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGr
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemcpyNodeFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNodeFromSymbol", (void **)&cudart_real.cudaGraphAddMemcpyNodeFromSymbol);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -14082,6 +14516,7 @@ cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGr
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
@@ -14106,10 +14541,11 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemcpyNode1D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNode1D", (void **)&cudart_real.cudaGraphAddMemcpyNode1D);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
@@ -14160,6 +14596,7 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
@@ -14181,10 +14618,11 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemcpyNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeGetParams", (void **)&cudart_real.cudaGraphMemcpyNodeGetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
@@ -14219,6 +14657,7 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
@@ -14240,10 +14679,11 @@ cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParams", (void **)&cudart_real.cudaGraphMemcpyNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
@@ -14278,6 +14718,7 @@ cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
@@ -14300,10 +14741,11 @@ cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const voi
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParamsToSymbol", (void **)&cudart_real.cudaGraphMemcpyNodeSetParamsToSymbol);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
@@ -14347,6 +14789,7 @@ cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const voi
                                           tracer_args.count, tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
@@ -14369,10 +14812,11 @@ cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *d
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParamsFromSymbol", (void **)&cudart_real.cudaGraphMemcpyNodeSetParamsFromSymbol);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -14416,6 +14860,7 @@ cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *d
                                           tracer_args.count, tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
@@ -14437,10 +14882,11 @@ cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, cons
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParams1D", (void **)&cudart_real.cudaGraphMemcpyNodeSetParams1D);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
@@ -14482,6 +14928,7 @@ cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, cons
                                           tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
@@ -14504,10 +14951,11 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemsetNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemsetNode", (void **)&cudart_real.cudaGraphAddMemsetNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
@@ -14550,6 +14998,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                           tracer_args.pMemsetParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
@@ -14571,10 +15020,11 @@ cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemset
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemsetNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemsetNodeGetParams", (void **)&cudart_real.cudaGraphMemsetNodeGetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
@@ -14609,6 +15059,7 @@ cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemset
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
@@ -14630,10 +15081,11 @@ cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemsetNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemsetNodeSetParams", (void **)&cudart_real.cudaGraphMemsetNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
@@ -14668,6 +15120,7 @@ cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
@@ -14690,10 +15143,11 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddHostNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddHostNode", (void **)&cudart_real.cudaGraphAddHostNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
@@ -14736,6 +15190,7 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
@@ -14757,10 +15212,11 @@ cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNode
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphHostNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphHostNodeGetParams", (void **)&cudart_real.cudaGraphHostNodeGetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
@@ -14795,6 +15251,7 @@ cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNode
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
@@ -14816,10 +15273,11 @@ cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphHostNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphHostNodeSetParams", (void **)&cudart_real.cudaGraphHostNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
@@ -14854,6 +15312,7 @@ cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
@@ -14876,10 +15335,11 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddChildGraphNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddChildGraphNode", (void **)&cudart_real.cudaGraphAddChildGraphNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
@@ -14922,6 +15382,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
                                           tracer_args.childGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
@@ -14943,10 +15404,11 @@ cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *p
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphChildGraphNodeGetGraph_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphChildGraphNodeGetGraph", (void **)&cudart_real.cudaGraphChildGraphNodeGetGraph);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
@@ -14981,6 +15443,7 @@ cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
@@ -15003,10 +15466,11 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddEmptyNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddEmptyNode", (void **)&cudart_real.cudaGraphAddEmptyNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
@@ -15046,6 +15510,7 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
                                           tracer_args.pDependencies, tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
@@ -15069,10 +15534,11 @@ cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddEventRecordNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddEventRecordNode", (void **)&cudart_real.cudaGraphAddEventRecordNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
@@ -15115,6 +15581,7 @@ cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
@@ -15136,10 +15603,11 @@ cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphEventRecordNodeGetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventRecordNodeGetEvent", (void **)&cudart_real.cudaGraphEventRecordNodeGetEvent);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
@@ -15174,6 +15642,7 @@ cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
@@ -15195,10 +15664,11 @@ cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t e
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventRecordNodeSetEvent", (void **)&cudart_real.cudaGraphEventRecordNodeSetEvent);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
@@ -15233,6 +15703,7 @@ cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t e
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
@@ -15255,10 +15726,11 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t g
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddEventWaitNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddEventWaitNode", (void **)&cudart_real.cudaGraphAddEventWaitNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
@@ -15301,6 +15773,7 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t g
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
@@ -15322,10 +15795,11 @@ cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *ev
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphEventWaitNodeGetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventWaitNodeGetEvent", (void **)&cudart_real.cudaGraphEventWaitNodeGetEvent);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
@@ -15360,6 +15834,7 @@ cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *ev
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
@@ -15381,10 +15856,11 @@ cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t eve
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventWaitNodeSetEvent", (void **)&cudart_real.cudaGraphEventWaitNodeSetEvent);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
@@ -15419,6 +15895,7 @@ cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t eve
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
@@ -15442,10 +15919,11 @@ cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *pGraphNode
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddExternalSemaphoresSignalNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddExternalSemaphoresSignalNode", (void **)&cudart_real.cudaGraphAddExternalSemaphoresSignalNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
@@ -15488,6 +15966,7 @@ cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *pGraphNode
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
@@ -15510,10 +15989,11 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresSignalNodeGetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresSignalNodeGetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) &&
@@ -15548,6 +16028,7 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.params_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
@@ -15569,10 +16050,11 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresSignalNodeSetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresSignalNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) &&
@@ -15607,6 +16089,7 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
@@ -15630,10 +16113,11 @@ cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *pGraphNode, 
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddExternalSemaphoresWaitNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddExternalSemaphoresWaitNode", (void **)&cudart_real.cudaGraphAddExternalSemaphoresWaitNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
@@ -15676,6 +16160,7 @@ cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *pGraphNode, 
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
@@ -15698,10 +16183,11 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresWaitNodeGetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresWaitNodeGetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) &&
@@ -15736,6 +16222,7 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode,
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.params_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
@@ -15757,10 +16244,11 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresWaitNodeSetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresWaitNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) &&
@@ -15795,6 +16283,7 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode,
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
@@ -15817,10 +16306,11 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemAllocNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemAllocNode", (void **)&cudart_real.cudaGraphAddMemAllocNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
@@ -15863,6 +16353,7 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
@@ -15885,10 +16376,11 @@ cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemAllocNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemAllocNodeGetParams", (void **)&cudart_real.cudaGraphMemAllocNodeGetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
@@ -15923,6 +16415,7 @@ cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.params_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
@@ -15945,10 +16438,11 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemFreeNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemFreeNode", (void **)&cudart_real.cudaGraphAddMemFreeNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
@@ -15991,6 +16485,7 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
                                           tracer_args.dptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
@@ -16012,10 +16507,11 @@ cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) 
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemFreeNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemFreeNodeGetParams", (void **)&cudart_real.cudaGraphMemFreeNodeGetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dptr_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
@@ -16050,6 +16546,7 @@ cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) 
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.dptr_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
@@ -16070,10 +16567,11 @@ cudaError_t cudaDeviceGraphMemTrim(int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGraphMemTrim_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGraphMemTrim", (void **)&cudart_real.cudaDeviceGraphMemTrim);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
@@ -16106,6 +16604,7 @@ cudaError_t cudaDeviceGraphMemTrim(int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
@@ -16127,10 +16626,11 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttribut
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetGraphMemAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetGraphMemAttribute", (void **)&cudart_real.cudaDeviceGetGraphMemAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
@@ -16167,6 +16667,7 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttribut
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
@@ -16188,10 +16689,11 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttribut
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSetGraphMemAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetGraphMemAttribute", (void **)&cudart_real.cudaDeviceSetGraphMemAttribute);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
@@ -16228,6 +16730,7 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttribut
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
@@ -16248,10 +16751,11 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) 
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphClone_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphClone", (void **)&cudart_real.cudaGraphClone);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
@@ -16286,6 +16790,7 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) 
   tracer_args.tracer_result = tracer_real(tracer_args.pGraphClone, tracer_args.originalGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
@@ -16308,10 +16813,11 @@ cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t ori
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeFindInClone_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeFindInClone", (void **)&cudart_real.cudaGraphNodeFindInClone);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
@@ -16349,6 +16855,7 @@ cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t ori
                                           tracer_args.clonedGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
@@ -16370,10 +16877,11 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeGetType_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetType", (void **)&cudart_real.cudaGraphNodeGetType);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
@@ -16408,6 +16916,7 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pType);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
@@ -16429,10 +16938,11 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphGetNodes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphGetNodes", (void **)&cudart_real.cudaGraphGetNodes);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
@@ -16470,6 +16980,7 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
                                           tracer_args.numNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
@@ -16493,10 +17004,11 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphGetRootNodes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphGetRootNodes", (void **)&cudart_real.cudaGraphGetRootNodes);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
@@ -16534,6 +17046,7 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes
                                           tracer_args.pNumRootNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
@@ -16557,10 +17070,11 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGrap
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphGetEdges_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphGetEdges", (void **)&cudart_real.cudaGraphGetEdges);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
@@ -16602,6 +17116,7 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGrap
                                           tracer_args.edgeData, tracer_args.numEdges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
@@ -16626,10 +17141,11 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeGetDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetDependencies", (void **)&cudart_real.cudaGraphNodeGetDependencies);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, edgeData, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
@@ -16669,6 +17185,7 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *
                                           tracer_args.edgeData, tracer_args.pNumDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
@@ -16692,10 +17209,11 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeGetDependentNodes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetDependentNodes", (void **)&cudart_real.cudaGraphNodeGetDependentNodes);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
@@ -16735,6 +17253,7 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t
                                           tracer_args.edgeData, tracer_args.pNumDependentNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
@@ -16759,10 +17278,11 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddDependencies", (void **)&cudart_real.cudaGraphAddDependencies);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
@@ -16804,6 +17324,7 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
                                           tracer_args.edgeData, tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
@@ -16826,10 +17347,11 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphRemoveDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphRemoveDependencies", (void **)&cudart_real.cudaGraphRemoveDependencies);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
@@ -16871,6 +17393,7 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t
                                           tracer_args.edgeData, tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
@@ -16891,10 +17414,11 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphDestroyNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphDestroyNode", (void **)&cudart_real.cudaGraphDestroyNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
@@ -16927,6 +17451,7 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
   tracer_args.tracer_result = tracer_real(tracer_args.node);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
@@ -16948,10 +17473,11 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphInstantiate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphInstantiate", (void **)&cudart_real.cudaGraphInstantiate);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
@@ -16989,6 +17515,7 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
@@ -17011,10 +17538,11 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphInstantiateWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphInstantiateWithFlags", (void **)&cudart_real.cudaGraphInstantiateWithFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
@@ -17052,6 +17580,7 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
@@ -17074,10 +17603,11 @@ cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGrap
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphInstantiateWithParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphInstantiateWithParams", (void **)&cudart_real.cudaGraphInstantiateWithParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, instantiateParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
@@ -17115,6 +17645,7 @@ cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGrap
                                           tracer_args.instantiateParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
@@ -17136,10 +17667,11 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long 
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecGetFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecGetFlags", (void **)&cudart_real.cudaGraphExecGetFlags);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
@@ -17174,6 +17706,7 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long 
   tracer_args.tracer_result = tracer_real(tracer_args.graphExec, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
@@ -17196,10 +17729,11 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecKernelNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecKernelNodeSetParams", (void **)&cudart_real.cudaGraphExecKernelNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
@@ -17237,6 +17771,7 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
@@ -17258,10 +17793,11 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParams", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
@@ -17299,6 +17835,7 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
@@ -17322,10 +17859,11 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParamsToSymbol", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParamsToSymbol);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -17372,6 +17910,7 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
@@ -17395,10 +17934,11 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExe
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParamsFromSymbol", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParamsFromSymbol);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -17445,6 +17985,7 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExe
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
@@ -17467,10 +18008,11 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaG
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParams1D", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParams1D);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
@@ -17514,6 +18056,7 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaG
                                           tracer_args.src, tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
@@ -17535,10 +18078,11 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecMemsetNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemsetNodeSetParams", (void **)&cudart_real.cudaGraphExecMemsetNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
@@ -17576,6 +18120,7 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
@@ -17597,10 +18142,11 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraph
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecHostNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecHostNodeSetParams", (void **)&cudart_real.cudaGraphExecHostNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
@@ -17638,6 +18184,7 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraph
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
@@ -17659,10 +18206,11 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cud
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecChildGraphNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecChildGraphNodeSetParams", (void **)&cudart_real.cudaGraphExecChildGraphNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
@@ -17700,6 +18248,7 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cud
                                           tracer_args.childGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
@@ -17721,10 +18270,11 @@ cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cud
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecEventRecordNodeSetEvent", (void **)&cudart_real.cudaGraphExecEventRecordNodeSetEvent);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
@@ -17762,6 +18312,7 @@ cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cud
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
@@ -17783,10 +18334,11 @@ cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaG
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecEventWaitNodeSetEvent", (void **)&cudart_real.cudaGraphExecEventWaitNodeSetEvent);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
@@ -17824,6 +18376,7 @@ cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaG
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
@@ -17846,10 +18399,11 @@ cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t h
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecExternalSemaphoresSignalNodeSetParams", (void **)&cudart_real.cudaGraphExecExternalSemaphoresSignalNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) &&
@@ -17887,6 +18441,7 @@ cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t h
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
@@ -17909,10 +18464,11 @@ cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGr
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecExternalSemaphoresWaitNodeSetParams", (void **)&cudart_real.cudaGraphExecExternalSemaphoresWaitNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) &&
@@ -17950,6 +18506,7 @@ cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGr
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
@@ -17971,10 +18528,11 @@ cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeSetEnabled_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeSetEnabled", (void **)&cudart_real.cudaGraphNodeSetEnabled);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
@@ -18012,6 +18570,7 @@ cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
                                           tracer_args.isEnabled);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
@@ -18033,10 +18592,11 @@ cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeGetEnabled_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetEnabled", (void **)&cudart_real.cudaGraphNodeGetEnabled);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
@@ -18074,6 +18634,7 @@ cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
                                           tracer_args.isEnabled);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
@@ -18096,10 +18657,11 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecUpdate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecUpdate", (void **)&cudart_real.cudaGraphExecUpdate);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
@@ -18137,6 +18699,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                           tracer_args.resultInfo);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
@@ -18157,10 +18720,11 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphUpload_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphUpload", (void **)&cudart_real.cudaGraphUpload);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
@@ -18195,6 +18759,7 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.graphExec, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
@@ -18215,10 +18780,11 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphLaunch_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphLaunch", (void **)&cudart_real.cudaGraphLaunch);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
@@ -18253,6 +18819,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.graphExec, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
@@ -18273,10 +18840,11 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecDestroy", (void **)&cudart_real.cudaGraphExecDestroy);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
@@ -18309,6 +18877,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
   tracer_args.tracer_result = tracer_real(tracer_args.graphExec);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
@@ -18329,10 +18898,11 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphDestroy", (void **)&cudart_real.cudaGraphDestroy);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
@@ -18365,6 +18935,7 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   tracer_args.tracer_result = tracer_real(tracer_args.graph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
@@ -18385,10 +18956,11 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphDebugDotPrint_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphDebugDotPrint", (void **)&cudart_real.cudaGraphDebugDotPrint);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, path, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
@@ -18425,6 +18997,7 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned
   tracer_args.tracer_result = tracer_real(tracer_args.graph, tracer_args.path, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
@@ -18446,10 +19019,11 @@ cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHo
   if (!tracer_real)
     tracer_real = (cudart_cudaUserObjectCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaUserObjectCreate", (void **)&cudart_real.cudaUserObjectCreate);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
@@ -18492,6 +19066,7 @@ cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHo
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
@@ -18513,10 +19088,11 @@ cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaUserObjectRetain_fn *)tracer_resolve(
         "libcudart.so.13", "cudaUserObjectRetain", (void **)&cudart_real.cudaUserObjectRetain);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
@@ -18551,6 +19127,7 @@ cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
   tracer_args.tracer_result = tracer_real(tracer_args.object, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
@@ -18571,10 +19148,11 @@ cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaUserObjectRelease_fn *)tracer_resolve(
         "libcudart.so.13", "cudaUserObjectRelease", (void **)&cudart_real.cudaUserObjectRelease);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
@@ -18609,6 +19187,7 @@ cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
   tracer_args.tracer_result = tracer_real(tracer_args.object, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
@@ -18630,10 +19209,11 @@ cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphRetainUserObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphRetainUserObject", (void **)&cudart_real.cudaGraphRetainUserObject);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, object, count, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
@@ -18673,6 +19253,7 @@ cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
@@ -18694,10 +19275,11 @@ cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t objec
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphReleaseUserObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphReleaseUserObject", (void **)&cudart_real.cudaGraphReleaseUserObject);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
@@ -18734,6 +19316,7 @@ cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t objec
   tracer_args.tracer_result = tracer_real(tracer_args.graph, tracer_args.object, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
@@ -18757,10 +19340,11 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddNode", (void **)&cudart_real.cudaGraphAddNode);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
                        nodeParams);
   }
@@ -18807,6 +19391,7 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                           tracer_args.numDependencies, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
@@ -18828,10 +19413,11 @@ cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodePar
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeSetParams", (void **)&cudart_real.cudaGraphNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
@@ -18866,6 +19452,7 @@ cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodePar
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
@@ -18887,10 +19474,11 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecNodeSetParams", (void **)&cudart_real.cudaGraphExecNodeSetParams);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
@@ -18928,6 +19516,7 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_
                                           tracer_args.nodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
@@ -18950,10 +19539,11 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphConditionalHandleCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphConditionalHandleCreate", (void **)&cudart_real.cudaGraphConditionalHandleCreate);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
@@ -18993,6 +19583,7 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle
                                           tracer_args.defaultLaunchValue, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
@@ -19015,10 +19606,11 @@ cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDriverEntryPoint_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDriverEntryPoint", (void **)&cudart_real.cudaGetDriverEntryPoint);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, funcPtr, flags, driverStatus);
   }
   cudart_depth++;
@@ -19040,6 +19632,7 @@ cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned
                                           tracer_args.flags, tracer_args.driverStatus);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cudart_hook_cudaGetDriverEntryPoint_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19065,10 +19658,11 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDriverEntryPointByVersion_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDriverEntryPointByVersion", (void **)&cudart_real.cudaGetDriverEntryPointByVersion);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, funcPtr, cudaVersion, flags, driverStatus);
   }
   cudart_depth++;
@@ -19093,6 +19687,7 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
                                           tracer_args.driverStatus);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   cudart_hook_cudaGetDriverEntryPointByVersion_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19119,10 +19714,11 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryLoadData_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryLoadData", (void **)&cudart_real.cudaLibraryLoadData);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
@@ -19175,6 +19771,7 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
                                           tracer_args.numLibraryOptions);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
@@ -19204,10 +19801,11 @@ cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryLoadFromFile_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryLoadFromFile", (void **)&cudart_real.cudaLibraryLoadFromFile);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
@@ -19260,6 +19858,7 @@ cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName
                                           tracer_args.numLibraryOptions);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
@@ -19285,10 +19884,11 @@ cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryUnload_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryUnload", (void **)&cudart_real.cudaLibraryUnload);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
@@ -19321,6 +19921,7 @@ cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
   tracer_args.tracer_result = tracer_real(tracer_args.library);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
@@ -19341,10 +19942,11 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, c
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryGetKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetKernel", (void **)&cudart_real.cudaLibraryGetKernel);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pKernel, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
@@ -19382,6 +19984,7 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, c
                                           tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
@@ -19403,10 +20006,11 @@ cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t libra
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryGetGlobal_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetGlobal", (void **)&cudart_real.cudaLibraryGetGlobal);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
@@ -19446,6 +20050,7 @@ cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t libra
                                           tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
@@ -19469,10 +20074,11 @@ cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t libr
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryGetManaged_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetManaged", (void **)&cudart_real.cudaLibraryGetManaged);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
@@ -19512,6 +20118,7 @@ cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t libr
                                           tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
@@ -19534,10 +20141,11 @@ cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, co
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryGetUnifiedFunction_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetUnifiedFunction", (void **)&cudart_real.cudaLibraryGetUnifiedFunction);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fptr, library, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
@@ -19574,6 +20182,7 @@ cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, co
   tracer_args.tracer_result = tracer_real(tracer_args.fptr, tracer_args.library, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
@@ -19595,10 +20204,11 @@ cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryGetKernelCount_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetKernelCount", (void **)&cudart_real.cudaLibraryGetKernelCount);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
@@ -19633,6 +20243,7 @@ cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib) {
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.lib);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
@@ -19655,10 +20266,11 @@ cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numK
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryEnumerateKernels_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryEnumerateKernels", (void **)&cudart_real.cudaLibraryEnumerateKernels);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernels, numKernels, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
@@ -19696,6 +20308,7 @@ cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numK
                                           tracer_args.lib);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
@@ -19718,10 +20331,11 @@ cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAt
   if (!tracer_real)
     tracer_real = (cudart_cudaKernelSetAttributeForDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaKernelSetAttributeForDevice", (void **)&cudart_real.cudaKernelSetAttributeForDevice);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, attr, value, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
@@ -19761,6 +20375,7 @@ cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAt
                                           tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
@@ -19781,10 +20396,11 @@ cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pEx
   if (!tracer_real)
     tracer_real = (cudart_cudaGetExportTable_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetExportTable", (void **)&cudart_real.cudaGetExportTable);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ppExportTable, pExportTableId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
@@ -19819,6 +20435,7 @@ cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pEx
   tracer_args.tracer_result = tracer_real(tracer_args.ppExportTable, tracer_args.pExportTableId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
@@ -19840,10 +20457,11 @@ cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolP
   if (!tracer_real)
     tracer_real = (cudart_cudaGetFuncBySymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetFuncBySymbol", (void **)&cudart_real.cudaGetFuncBySymbol);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(functionPtr, symbolPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
@@ -19878,6 +20496,7 @@ cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolP
   tracer_args.tracer_result = tracer_real(tracer_args.functionPtr, tracer_args.symbolPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
@@ -19899,10 +20518,11 @@ cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetKernel", (void **)&cudart_real.cudaGetKernel);
-  if (cudart_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
+      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernelPtr, entryFuncAddr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&
@@ -19937,6 +20557,7 @@ cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
   tracer_args.tracer_result = tracer_real(tracer_args.kernelPtr, tracer_args.entryFuncAddr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);

@@ -6,6 +6,7 @@
  */
 #include "hip_args.h"
 #include "hip_tracepoints.h"
+#include "tracer_recording.h"
 #include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
@@ -800,10 +801,11 @@ struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
   if (!tracer_real)
     tracer_real = (hip_hipCreateChannelDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCreateChannelDesc", (void **)&hip_real.hipCreateChannelDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
@@ -845,6 +847,7 @@ struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
                                           tracer_args.w, tracer_args.f);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -865,10 +868,11 @@ hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpy
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy_spt", (void **)&hip_real.hipMemcpy_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
@@ -908,6 +912,7 @@ hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpy
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -929,10 +934,11 @@ hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t siz
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbol_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbol_spt", (void **)&hip_real.hipMemcpyToSymbol_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
@@ -975,6 +981,7 @@ hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t siz
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
@@ -996,10 +1003,11 @@ hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeByt
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbol_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbol_spt", (void **)&hip_real.hipMemcpyFromSymbol_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
@@ -1042,6 +1050,7 @@ hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeByt
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -1063,10 +1072,11 @@ hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spi
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2D_spt", (void **)&hip_real.hipMemcpy2D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
@@ -1113,6 +1123,7 @@ hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spi
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -1134,10 +1145,11 @@ hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset,
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArray_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArray_spt", (void **)&hip_real.hipMemcpy2DToArray_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
@@ -1186,6 +1198,7 @@ hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset,
                                           tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -1207,10 +1220,11 @@ hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t s
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArray_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArray_spt", (void **)&hip_real.hipMemcpy2DFromArray_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
@@ -1259,6 +1273,7 @@ hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t s
                                           tracer_args.width, tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
@@ -1279,10 +1294,11 @@ hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3D_spt", (void **)&hip_real.hipMemcpy3D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
@@ -1315,6 +1331,7 @@ hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -1335,10 +1352,11 @@ hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset_spt", (void **)&hip_real.hipMemset_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
@@ -1375,6 +1393,7 @@ hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.value, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -1395,10 +1414,11 @@ hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, siz
   if (!tracer_real)
     tracer_real = (hip_hipMemset2D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2D_spt", (void **)&hip_real.hipMemset2D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
@@ -1440,6 +1460,7 @@ hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, siz
                                           tracer_args.width, tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1460,10 +1481,11 @@ hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent ext
   if (!tracer_real)
     tracer_real = (hip_hipMemset3D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3D_spt", (void **)&hip_real.hipMemset3D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
@@ -1499,6 +1521,7 @@ hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent ext
                                           tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1520,10 +1543,11 @@ hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipM
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAsync_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAsync_spt", (void **)&hip_real.hipMemcpyAsync_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
@@ -1565,6 +1589,7 @@ hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipM
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -1585,10 +1610,11 @@ hipError_t hipStreamQuery_spt(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamQuery_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamQuery_spt", (void **)&hip_real.hipStreamQuery_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
@@ -1621,6 +1647,7 @@ hipError_t hipStreamQuery_spt(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -1641,10 +1668,11 @@ hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamSynchronize_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamSynchronize_spt", (void **)&hip_real.hipStreamSynchronize_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
@@ -1677,6 +1705,7 @@ hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -1697,10 +1726,11 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetPriority_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetPriority_spt", (void **)&hip_real.hipStreamGetPriority_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
@@ -1735,6 +1765,7 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -1756,10 +1787,11 @@ hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitEvent_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitEvent_spt", (void **)&hip_real.hipStreamWaitEvent_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
@@ -1796,6 +1828,7 @@ hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -1816,10 +1849,11 @@ hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetFlags_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetFlags_spt", (void **)&hip_real.hipStreamGetFlags_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
@@ -1854,6 +1888,7 @@ hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -1877,10 +1912,11 @@ hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 bloc
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernel_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernel_spt", (void **)&hip_real.hipLaunchCooperativeKernel_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
@@ -1923,6 +1959,7 @@ hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 bloc
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -1945,10 +1982,11 @@ hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim
   if (!tracer_real)
     tracer_real = (hip_hipLaunchKernel_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchKernel_spt", (void **)&hip_real.hipLaunchKernel_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
@@ -1992,6 +2030,7 @@ hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim
                                           tracer_args.sharedMemBytes, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -2013,10 +2052,11 @@ hipError_t hipInit(unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipInit_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipInit", (void **)&hip_real.hipInit);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
@@ -2049,6 +2089,7 @@ hipError_t hipInit(unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -2069,10 +2110,11 @@ hipError_t hipDriverGetVersion(int *driverVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipDriverGetVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDriverGetVersion", (void **)&hip_real.hipDriverGetVersion);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
@@ -2105,6 +2147,7 @@ hipError_t hipDriverGetVersion(int *driverVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.driverVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -2126,10 +2169,11 @@ hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipRuntimeGetVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRuntimeGetVersion", (void **)&hip_real.hipRuntimeGetVersion);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
@@ -2162,6 +2206,7 @@ hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.runtimeVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -2183,10 +2228,11 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGet_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGet", (void **)&hip_real.hipDeviceGet);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, ordinal);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
@@ -2221,6 +2267,7 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.ordinal);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -2242,10 +2289,11 @@ hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device
   if (!tracer_real)
     tracer_real = (hip_hipDeviceComputeCapability_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceComputeCapability", (void **)&hip_real.hipDeviceComputeCapability);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(major, minor, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
@@ -2282,6 +2330,7 @@ hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device
   tracer_args.tracer_result = tracer_real(tracer_args.major, tracer_args.minor, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -2304,10 +2353,11 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetName", (void **)&hip_real.hipDeviceGetName);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
@@ -2344,6 +2394,7 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.len, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -2365,10 +2416,11 @@ hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetUuid_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetUuid", (void **)&hip_real.hipDeviceGetUuid);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(uuid, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
@@ -2403,6 +2455,7 @@ hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.uuid, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -2423,10 +2476,11 @@ hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDe
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetP2PAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetP2PAttribute", (void **)&hip_real.hipDeviceGetP2PAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
@@ -2466,6 +2520,7 @@ hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDe
                                           tracer_args.srcDevice, tracer_args.dstDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2487,10 +2542,11 @@ hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetPCIBusId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetPCIBusId", (void **)&hip_real.hipDeviceGetPCIBusId);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
@@ -2527,6 +2583,7 @@ hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.pciBusId, tracer_args.len, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2548,10 +2605,11 @@ hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetByPCIBusId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetByPCIBusId", (void **)&hip_real.hipDeviceGetByPCIBusId);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
@@ -2586,6 +2644,7 @@ hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.pciBusId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
@@ -2607,10 +2666,11 @@ hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceTotalMem_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceTotalMem", (void **)&hip_real.hipDeviceTotalMem);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(bytes, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
@@ -2645,6 +2705,7 @@ hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.bytes, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
@@ -2666,10 +2727,11 @@ hipError_t hipDeviceSynchronize(void) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSynchronize", (void **)&hip_real.hipDeviceSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
@@ -2700,6 +2762,7 @@ hipError_t hipDeviceSynchronize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
@@ -2720,10 +2783,11 @@ hipError_t hipDeviceReset(void) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceReset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceReset", (void **)&hip_real.hipDeviceReset);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
@@ -2754,6 +2818,7 @@ hipError_t hipDeviceReset(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
@@ -2774,10 +2839,11 @@ hipError_t hipSetDevice(int deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipSetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetDevice", (void **)&hip_real.hipSetDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
@@ -2810,6 +2876,7 @@ hipError_t hipSetDevice(int deviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -2830,10 +2897,11 @@ hipError_t hipGetDevice(int *deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDevice", (void **)&hip_real.hipGetDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
@@ -2866,6 +2934,7 @@ hipError_t hipGetDevice(int *deviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -2887,10 +2956,11 @@ hipError_t hipGetDeviceCount(int *count) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceCount_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceCount", (void **)&hip_real.hipGetDeviceCount);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
@@ -2923,6 +2993,7 @@ hipError_t hipGetDeviceCount(int *count) {
   tracer_args.tracer_result = tracer_real(tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -2944,10 +3015,11 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceI
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetAttribute", (void **)&hip_real.hipDeviceGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, attr, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
@@ -2984,6 +3056,7 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceI
   tracer_args.tracer_result = tracer_real(tracer_args.pi, tracer_args.attr, tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -3005,10 +3078,11 @@ hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetDefaultMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetDefaultMemPool", (void **)&hip_real.hipDeviceGetDefaultMemPool);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
@@ -3043,6 +3117,7 @@ hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -3064,10 +3139,11 @@ hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetMemPool", (void **)&hip_real.hipDeviceSetMemPool);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
@@ -3102,6 +3178,7 @@ hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.mem_pool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
@@ -3122,10 +3199,11 @@ hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetMemPool", (void **)&hip_real.hipDeviceGetMemPool);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
@@ -3160,6 +3238,7 @@ hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -3181,10 +3260,11 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceProperties_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceProperties", (void **)&hip_real.hipGetDeviceProperties);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
@@ -3219,6 +3299,7 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.prop, tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
@@ -3239,10 +3320,11 @@ hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetCacheConfig", (void **)&hip_real.hipDeviceSetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
@@ -3275,6 +3357,7 @@ hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
@@ -3295,10 +3378,11 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetCacheConfig", (void **)&hip_real.hipDeviceGetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
@@ -3331,6 +3415,7 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
@@ -3351,10 +3436,11 @@ hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetLimit_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetLimit", (void **)&hip_real.hipDeviceGetLimit);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
@@ -3389,6 +3475,7 @@ hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
   tracer_args.tracer_result = tracer_real(tracer_args.pValue, tracer_args.limit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
@@ -3410,10 +3497,11 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetSharedMemConfig", (void **)&hip_real.hipDeviceGetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
@@ -3446,6 +3534,7 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -3467,10 +3556,11 @@ hipError_t hipGetDeviceFlags(unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceFlags", (void **)&hip_real.hipGetDeviceFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
@@ -3503,6 +3593,7 @@ hipError_t hipGetDeviceFlags(unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -3524,10 +3615,11 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetSharedMemConfig", (void **)&hip_real.hipDeviceSetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
@@ -3560,6 +3652,7 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
   tracer_args.tracer_result = tracer_real(tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -3580,10 +3673,11 @@ hipError_t hipSetDeviceFlags(unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipSetDeviceFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetDeviceFlags", (void **)&hip_real.hipSetDeviceFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
@@ -3616,6 +3710,7 @@ hipError_t hipSetDeviceFlags(unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -3636,10 +3731,11 @@ hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
   if (!tracer_real)
     tracer_real = (hip_hipChooseDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipChooseDevice", (void **)&hip_real.hipChooseDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
@@ -3674,6 +3770,7 @@ hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.prop);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -3695,10 +3792,11 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
   if (!tracer_real)
     tracer_real = (hip_hipExtGetLinkTypeAndHopCount_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtGetLinkTypeAndHopCount", (void **)&hip_real.hipExtGetLinkTypeAndHopCount);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device1, device2, linktype, hopcount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
@@ -3738,6 +3836,7 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
                                           tracer_args.linktype, tracer_args.hopcount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -3760,10 +3859,11 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcGetMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcGetMemHandle", (void **)&hip_real.hipIpcGetMemHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
@@ -3798,6 +3898,7 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.devPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -3818,10 +3919,11 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
   if (!tracer_real)
     tracer_real = (hip_hipIpcOpenMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcOpenMemHandle", (void **)&hip_real.hipIpcOpenMemHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
@@ -3857,6 +3959,7 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.handle, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -3878,10 +3981,11 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcCloseMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcCloseMemHandle", (void **)&hip_real.hipIpcCloseMemHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
@@ -3914,6 +4018,7 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -3934,10 +4039,11 @@ hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcGetEventHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcGetEventHandle", (void **)&hip_real.hipIpcGetEventHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
@@ -3972,6 +4078,7 @@ hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -3992,10 +4099,11 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) 
   if (!tracer_real)
     tracer_real = (hip_hipIpcOpenEventHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcOpenEventHandle", (void **)&hip_real.hipIpcOpenEventHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
@@ -4029,6 +4137,7 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) 
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -4050,10 +4159,11 @@ hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int valu
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetAttribute", (void **)&hip_real.hipFuncSetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
@@ -4090,6 +4200,7 @@ hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int valu
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -4110,10 +4221,11 @@ hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetCacheConfig", (void **)&hip_real.hipFuncSetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
@@ -4148,6 +4260,7 @@ hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -4168,10 +4281,11 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetSharedMemConfig", (void **)&hip_real.hipFuncSetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
@@ -4206,6 +4320,7 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -4226,10 +4341,11 @@ hipError_t hipGetLastError(void) {
   if (!tracer_real)
     tracer_real = (hip_hipGetLastError_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetLastError", (void **)&hip_real.hipGetLastError);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
@@ -4260,6 +4376,7 @@ hipError_t hipGetLastError(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -4280,10 +4397,11 @@ hipError_t hipPeekAtLastError(void) {
   if (!tracer_real)
     tracer_real = (hip_hipPeekAtLastError_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPeekAtLastError", (void **)&hip_real.hipPeekAtLastError);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
@@ -4314,6 +4432,7 @@ hipError_t hipPeekAtLastError(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -4334,10 +4453,11 @@ const char *hipGetErrorName(hipError_t hip_error) {
   if (!tracer_real)
     tracer_real = (hip_hipGetErrorName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetErrorName", (void **)&hip_real.hipGetErrorName);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hip_error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
@@ -4370,6 +4490,7 @@ const char *hipGetErrorName(hipError_t hip_error) {
   tracer_args.tracer_result = tracer_real(tracer_args.hip_error);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
@@ -4391,10 +4512,11 @@ const char *hipGetErrorString(hipError_t hipError) {
   if (!tracer_real)
     tracer_real = (hip_hipGetErrorString_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetErrorString", (void **)&hip_real.hipGetErrorString);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hipError);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
@@ -4427,6 +4549,7 @@ const char *hipGetErrorString(hipError_t hipError) {
   tracer_args.tracer_result = tracer_real(tracer_args.hipError);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
@@ -4448,10 +4571,11 @@ hipError_t hipStreamCreate(hipStream_t *stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreate", (void **)&hip_real.hipStreamCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
@@ -4484,6 +4608,7 @@ hipError_t hipStreamCreate(hipStream_t *stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -4505,10 +4630,11 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreateWithFlags", (void **)&hip_real.hipStreamCreateWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
@@ -4543,6 +4669,7 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -4564,10 +4691,11 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, 
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreateWithPriority_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreateWithPriority", (void **)&hip_real.hipStreamCreateWithPriority);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
@@ -4605,6 +4733,7 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, 
                                           tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -4626,10 +4755,11 @@ hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPrio
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetStreamPriorityRange_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetStreamPriorityRange", (void **)&hip_real.hipDeviceGetStreamPriorityRange);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
@@ -4664,6 +4794,7 @@ hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPrio
   tracer_args.tracer_result = tracer_real(tracer_args.leastPriority, tracer_args.greatestPriority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -4686,10 +4817,11 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamDestroy", (void **)&hip_real.hipStreamDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
@@ -4722,6 +4854,7 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -4742,10 +4875,11 @@ hipError_t hipStreamQuery(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamQuery_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamQuery", (void **)&hip_real.hipStreamQuery);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
@@ -4778,6 +4912,7 @@ hipError_t hipStreamQuery(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -4798,10 +4933,11 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamSynchronize", (void **)&hip_real.hipStreamSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
@@ -4834,6 +4970,7 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
@@ -4854,10 +4991,11 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitEvent", (void **)&hip_real.hipStreamWaitEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
@@ -4894,6 +5032,7 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -4914,10 +5053,11 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetFlags", (void **)&hip_real.hipStreamGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
@@ -4952,6 +5092,7 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -4973,10 +5114,11 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetPriority_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetPriority", (void **)&hip_real.hipStreamGetPriority);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
@@ -5011,6 +5153,7 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -5033,10 +5176,11 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize
   if (!tracer_real)
     tracer_real = (hip_hipExtStreamCreateWithCUMask_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtStreamCreateWithCUMask", (void **)&hip_real.hipExtStreamCreateWithCUMask);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
@@ -5074,6 +5218,7 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize
                                           tracer_args.cuMask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -5095,10 +5240,11 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
   if (!tracer_real)
     tracer_real = (hip_hipExtStreamGetCUMask_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtStreamGetCUMask", (void **)&hip_real.hipExtStreamGetCUMask);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
@@ -5136,6 +5282,7 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
                                           tracer_args.cuMask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -5158,10 +5305,11 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
   if (!tracer_real)
     tracer_real = (hip_hipStreamAddCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamAddCallback", (void **)&hip_real.hipStreamAddCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
@@ -5201,6 +5349,7 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
                                           tracer_args.userData, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
@@ -5222,10 +5371,11 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitValue32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitValue32", (void **)&hip_real.hipStreamWaitValue32);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
@@ -5267,6 +5417,7 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
                                           tracer_args.flags, tracer_args.mask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
@@ -5288,10 +5439,11 @@ hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, u
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitValue64_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitValue64", (void **)&hip_real.hipStreamWaitValue64);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
@@ -5333,6 +5485,7 @@ hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, u
                                           tracer_args.flags, tracer_args.mask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
@@ -5353,10 +5506,11 @@ hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, 
   if (!tracer_real)
     tracer_real = (hip_hipStreamWriteValue32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWriteValue32", (void **)&hip_real.hipStreamWriteValue32);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
@@ -5396,6 +5550,7 @@ hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
@@ -5416,10 +5571,11 @@ hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, 
   if (!tracer_real)
     tracer_real = (hip_hipStreamWriteValue64_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWriteValue64", (void **)&hip_real.hipStreamWriteValue64);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
@@ -5459,6 +5615,7 @@ hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
@@ -5479,10 +5636,11 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipEventCreateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventCreateWithFlags", (void **)&hip_real.hipEventCreateWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
@@ -5517,6 +5675,7 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
@@ -5538,10 +5697,11 @@ hipError_t hipEventCreate(hipEvent_t *event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventCreate", (void **)&hip_real.hipEventCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
@@ -5574,6 +5734,7 @@ hipError_t hipEventCreate(hipEvent_t *event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
@@ -5595,10 +5756,11 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipEventRecord_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventRecord", (void **)&hip_real.hipEventRecord);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
@@ -5633,6 +5795,7 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
@@ -5653,10 +5816,11 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventDestroy", (void **)&hip_real.hipEventDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
@@ -5689,6 +5853,7 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
@@ -5709,10 +5874,11 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventSynchronize", (void **)&hip_real.hipEventSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
@@ -5745,6 +5911,7 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
@@ -5765,10 +5932,11 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
   if (!tracer_real)
     tracer_real = (hip_hipEventElapsedTime_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventElapsedTime", (void **)&hip_real.hipEventElapsedTime);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ms, start, stop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
@@ -5805,6 +5973,7 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
   tracer_args.tracer_result = tracer_real(tracer_args.ms, tracer_args.start, tracer_args.stop);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
@@ -5826,10 +5995,11 @@ hipError_t hipEventQuery(hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventQuery_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventQuery", (void **)&hip_real.hipEventQuery);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
@@ -5862,6 +6032,7 @@ hipError_t hipEventQuery(hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -5882,10 +6053,11 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
   if (!tracer_real)
     tracer_real = (hip_hipPointerGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPointerGetAttributes", (void **)&hip_real.hipPointerGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
@@ -5920,6 +6092,7 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
   tracer_args.tracer_result = tracer_real(tracer_args.attributes, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
@@ -5940,10 +6113,11 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
   if (!tracer_real)
     tracer_real = (hip_hipPointerGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPointerGetAttribute", (void **)&hip_real.hipPointerGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
@@ -5980,6 +6154,7 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
   tracer_args.tracer_result = tracer_real(tracer_args.data, tracer_args.attribute, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -6001,10 +6176,11 @@ hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_att
   if (!tracer_real)
     tracer_real = (hip_hipDrvPointerGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvPointerGetAttributes", (void **)&hip_real.hipDrvPointerGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
@@ -6044,6 +6220,7 @@ hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_att
                                           tracer_args.data, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -6066,10 +6243,11 @@ hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
   if (!tracer_real)
     tracer_real = (hip_hipImportExternalSemaphore_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipImportExternalSemaphore", (void **)&hip_real.hipImportExternalSemaphore);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
@@ -6104,6 +6282,7 @@ hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
   tracer_args.tracer_result = tracer_real(tracer_args.extSem_out, tracer_args.semHandleDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
@@ -6127,10 +6306,11 @@ hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSem
   if (!tracer_real)
     tracer_real = (hip_hipSignalExternalSemaphoresAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSignalExternalSemaphoresAsync", (void **)&hip_real.hipSignalExternalSemaphoresAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
@@ -6170,6 +6350,7 @@ hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSem
                                           tracer_args.numExtSems, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -6192,10 +6373,11 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
   if (!tracer_real)
     tracer_real = (hip_hipWaitExternalSemaphoresAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipWaitExternalSemaphoresAsync", (void **)&hip_real.hipWaitExternalSemaphoresAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
@@ -6235,6 +6417,7 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
                                           tracer_args.numExtSems, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
@@ -6255,10 +6438,11 @@ hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyExternalSemaphore_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyExternalSemaphore", (void **)&hip_real.hipDestroyExternalSemaphore);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
@@ -6291,6 +6475,7 @@ hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
   tracer_args.tracer_result = tracer_real(tracer_args.extSem);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
@@ -6312,10 +6497,11 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
   if (!tracer_real)
     tracer_real = (hip_hipImportExternalMemory_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipImportExternalMemory", (void **)&hip_real.hipImportExternalMemory);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
@@ -6350,6 +6536,7 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
   tracer_args.tracer_result = tracer_real(tracer_args.extMem_out, tracer_args.memHandleDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
@@ -6372,10 +6559,11 @@ hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t e
   if (!tracer_real)
     tracer_real = (hip_hipExternalMemoryGetMappedBuffer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExternalMemoryGetMappedBuffer", (void **)&hip_real.hipExternalMemoryGetMappedBuffer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
@@ -6413,6 +6601,7 @@ hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t e
                                           tracer_args.bufferDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -6434,10 +6623,11 @@ hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyExternalMemory_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyExternalMemory", (void **)&hip_real.hipDestroyExternalMemory);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
@@ -6470,6 +6660,7 @@ hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
   tracer_args.tracer_result = tracer_real(tracer_args.extMem);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -6490,10 +6681,11 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMalloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc", (void **)&hip_real.hipMalloc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
@@ -6528,6 +6720,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -6549,10 +6742,11 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
   if (!tracer_real)
     tracer_real = (hip_hipExtMallocWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtMallocWithFlags", (void **)&hip_real.hipExtMallocWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
@@ -6589,6 +6783,7 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.sizeBytes, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -6610,10 +6805,11 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocHost", (void **)&hip_real.hipMallocHost);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
@@ -6648,6 +6844,7 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
@@ -6669,10 +6866,11 @@ hipError_t hipMemAllocHost(void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAllocHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAllocHost", (void **)&hip_real.hipMemAllocHost);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
@@ -6707,6 +6905,7 @@ hipError_t hipMemAllocHost(void **ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
@@ -6728,10 +6927,11 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipHostMalloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostMalloc", (void **)&hip_real.hipHostMalloc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
@@ -6768,6 +6968,7 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -6789,10 +6990,11 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocManaged_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocManaged", (void **)&hip_real.hipMallocManaged);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
@@ -6829,6 +7031,7 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -6850,10 +7053,11 @@ hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hi
   if (!tracer_real)
     tracer_real = (hip_hipMemPrefetchAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPrefetchAsync", (void **)&hip_real.hipMemPrefetchAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, device, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
@@ -6893,6 +7097,7 @@ hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hi
                                           tracer_args.device, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -6913,10 +7118,11 @@ hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advic
   if (!tracer_real)
     tracer_real = (hip_hipMemAdvise_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAdvise", (void **)&hip_real.hipMemAdvise);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, advice, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
@@ -6956,6 +7162,7 @@ hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advic
                                           tracer_args.advice, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -6977,10 +7184,11 @@ hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttr
   if (!tracer_real)
     tracer_real = (hip_hipMemRangeGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRangeGetAttribute", (void **)&hip_real.hipMemRangeGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, data_size, attribute, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
@@ -7023,6 +7231,7 @@ hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttr
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -7045,10 +7254,11 @@ hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
   if (!tracer_real)
     tracer_real = (hip_hipMemRangeGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRangeGetAttributes", (void **)&hip_real.hipMemRangeGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
@@ -7093,6 +7303,7 @@ hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
                                           tracer_args.dev_ptr, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
@@ -7115,10 +7326,11 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
   if (!tracer_real)
     tracer_real = (hip_hipStreamAttachMemAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamAttachMemAsync", (void **)&hip_real.hipStreamAttachMemAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, dev_ptr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
@@ -7158,6 +7370,7 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
                                           tracer_args.length, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
@@ -7178,10 +7391,11 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocAsync", (void **)&hip_real.hipMallocAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
@@ -7218,6 +7432,7 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.size, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
@@ -7239,10 +7454,11 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeAsync", (void **)&hip_real.hipFreeAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
@@ -7277,6 +7493,7 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -7297,10 +7514,11 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolTrimTo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolTrimTo", (void **)&hip_real.hipMemPoolTrimTo);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, min_bytes_to_hold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
@@ -7335,6 +7553,7 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.min_bytes_to_hold);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -7355,10 +7574,11 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolSetAttribute", (void **)&hip_real.hipMemPoolSetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
@@ -7395,6 +7615,7 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
@@ -7415,10 +7636,11 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolGetAttribute", (void **)&hip_real.hipMemPoolGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
@@ -7455,6 +7677,7 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
@@ -7476,10 +7699,11 @@ hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *de
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolSetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolSetAccess", (void **)&hip_real.hipMemPoolSetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, desc_list, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
@@ -7517,6 +7741,7 @@ hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *de
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
@@ -7538,10 +7763,11 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolGetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolGetAccess", (void **)&hip_real.hipMemPoolGetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, mem_pool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
@@ -7579,6 +7805,7 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
                                           tracer_args.location);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
@@ -7600,10 +7827,11 @@ hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolCreate", (void **)&hip_real.hipMemPoolCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, pool_props);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
@@ -7638,6 +7866,7 @@ hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.pool_props);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
@@ -7659,10 +7888,11 @@ hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolDestroy", (void **)&hip_real.hipMemPoolDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
@@ -7695,6 +7925,7 @@ hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -7716,10 +7947,11 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
   if (!tracer_real)
     tracer_real = (hip_hipMallocFromPoolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocFromPoolAsync", (void **)&hip_real.hipMallocFromPoolAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, mem_pool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
@@ -7759,6 +7991,7 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
                                           tracer_args.mem_pool, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -7782,10 +8015,11 @@ hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t m
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolExportToShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolExportToShareableHandle", (void **)&hip_real.hipMemPoolExportToShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shared_handle, mem_pool, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
@@ -7825,6 +8059,7 @@ hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t m
                                           tracer_args.handle_type, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -7847,10 +8082,11 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *sha
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolImportFromShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolImportFromShareableHandle", (void **)&hip_real.hipMemPoolImportFromShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, shared_handle, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
@@ -7890,6 +8126,7 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *sha
                                           tracer_args.handle_type, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -7911,10 +8148,11 @@ hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *d
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolExportPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolExportPointer", (void **)&hip_real.hipMemPoolExportPointer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(export_data, dev_ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
@@ -7949,6 +8187,7 @@ hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *d
   tracer_args.tracer_result = tracer_real(tracer_args.export_data, tracer_args.dev_ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -7970,10 +8209,11 @@ hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolImportPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolImportPointer", (void **)&hip_real.hipMemPoolImportPointer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, mem_pool, export_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
@@ -8011,6 +8251,7 @@ hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
                                           tracer_args.export_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -8032,10 +8273,11 @@ hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipHostAlloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostAlloc", (void **)&hip_real.hipHostAlloc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
@@ -8072,6 +8314,7 @@ hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -8093,10 +8336,11 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
   if (!tracer_real)
     tracer_real = (hip_hipHostGetDevicePointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostGetDevicePointer", (void **)&hip_real.hipHostGetDevicePointer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, hstPtr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
@@ -8133,6 +8377,7 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.hstPtr, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -8154,10 +8399,11 @@ hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostGetFlags", (void **)&hip_real.hipHostGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flagsPtr, hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
@@ -8192,6 +8438,7 @@ hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.flagsPtr, tracer_args.hostPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -8213,10 +8460,11 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) 
   if (!tracer_real)
     tracer_real = (hip_hipHostRegister_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostRegister", (void **)&hip_real.hipHostRegister);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hostPtr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
@@ -8254,6 +8502,7 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
@@ -8274,10 +8523,11 @@ hipError_t hipHostUnregister(void *hostPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostUnregister_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostUnregister", (void **)&hip_real.hipHostUnregister);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
@@ -8310,6 +8560,7 @@ hipError_t hipHostUnregister(void *hostPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.hostPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
@@ -8330,10 +8581,11 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
   if (!tracer_real)
     tracer_real = (hip_hipMallocPitch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocPitch", (void **)&hip_real.hipMallocPitch);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
@@ -8373,6 +8625,7 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
                                           tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
@@ -8396,10 +8649,11 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
   if (!tracer_real)
     tracer_real = (hip_hipMemAllocPitch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAllocPitch", (void **)&hip_real.hipMemAllocPitch);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
@@ -8442,6 +8696,7 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
                                           tracer_args.elementSizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
@@ -8464,10 +8719,11 @@ hipError_t hipFree(void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFree", (void **)&hip_real.hipFree);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
@@ -8500,6 +8756,7 @@ hipError_t hipFree(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
@@ -8520,10 +8777,11 @@ hipError_t hipFreeHost(void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeHost", (void **)&hip_real.hipFreeHost);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
@@ -8556,6 +8814,7 @@ hipError_t hipFreeHost(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -8576,10 +8835,11 @@ hipError_t hipHostFree(void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostFree", (void **)&hip_real.hipHostFree);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
@@ -8612,6 +8872,7 @@ hipError_t hipHostFree(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -8632,10 +8893,11 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy", (void **)&hip_real.hipMemcpy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   hip_depth++;
@@ -8668,6 +8930,7 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8690,10 +8953,11 @@ hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hip
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyWithStream_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyWithStream", (void **)&hip_real.hipMemcpyWithStream);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -8728,6 +8992,7 @@ hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hip
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8749,10 +9014,11 @@ hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoD_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoD", (void **)&hip_real.hipMemcpyHtoD);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -8781,6 +9047,7 @@ hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8802,10 +9069,11 @@ hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoH_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoH", (void **)&hip_real.hipMemcpyDtoH);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -8834,6 +9102,7 @@ hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8855,10 +9124,11 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeByte
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoD_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoD", (void **)&hip_real.hipMemcpyDtoD);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -8887,6 +9157,7 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeByte
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8908,10 +9179,11 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, h
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoDAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoDAsync", (void **)&hip_real.hipMemcpyHtoDAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -8943,6 +9215,7 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, h
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8964,10 +9237,11 @@ hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, h
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoHAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoHAsync", (void **)&hip_real.hipMemcpyDtoHAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -8999,6 +9273,7 @@ hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, h
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9021,10 +9296,11 @@ hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t siz
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoDAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoDAsync", (void **)&hip_real.hipMemcpyDtoDAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -9056,6 +9332,7 @@ hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t siz
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9078,10 +9355,11 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetGlobal_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetGlobal", (void **)&hip_real.hipModuleGetGlobal);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
@@ -9121,6 +9399,7 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
                                           tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -9143,10 +9422,11 @@ hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
   if (!tracer_real)
     tracer_real = (hip_hipGetSymbolAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetSymbolAddress", (void **)&hip_real.hipGetSymbolAddress);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
@@ -9181,6 +9461,7 @@ hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -9202,10 +9483,11 @@ hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
   if (!tracer_real)
     tracer_real = (hip_hipGetSymbolSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetSymbolSize", (void **)&hip_real.hipGetSymbolSize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
@@ -9240,6 +9522,7 @@ hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
   tracer_args.tracer_result = tracer_real(tracer_args.size, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -9262,10 +9545,11 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeByt
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbol", (void **)&hip_real.hipMemcpyToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
@@ -9308,6 +9592,7 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeByt
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
@@ -9329,10 +9614,11 @@ hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t si
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbolAsync", (void **)&hip_real.hipMemcpyToSymbolAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
@@ -9377,6 +9663,7 @@ hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t si
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
@@ -9398,10 +9685,11 @@ hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbol", (void **)&hip_real.hipMemcpyFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
@@ -9444,6 +9732,7 @@ hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, 
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
@@ -9465,10 +9754,11 @@ hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBy
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbolAsync", (void **)&hip_real.hipMemcpyFromSymbolAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
@@ -9513,6 +9803,7 @@ hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBy
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -9534,10 +9825,11 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAsync", (void **)&hip_real.hipMemcpyAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -9572,6 +9864,7 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9593,10 +9886,11 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset", (void **)&hip_real.hipMemset);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
   }
   hip_depth++;
@@ -9625,6 +9919,7 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.value, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9646,10 +9941,11 @@ hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD8_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD8", (void **)&hip_real.hipMemsetD8);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
@@ -9686,6 +9982,7 @@ hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
   tracer_args.tracer_result = tracer_real(tracer_args.dest, tracer_args.value, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -9707,10 +10004,11 @@ hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t cou
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD8Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD8Async", (void **)&hip_real.hipMemsetD8Async);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
@@ -9750,6 +10048,7 @@ hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t cou
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -9770,10 +10069,11 @@ hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count)
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD16_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD16", (void **)&hip_real.hipMemsetD16);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
@@ -9810,6 +10110,7 @@ hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count)
   tracer_args.tracer_result = tracer_real(tracer_args.dest, tracer_args.value, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -9831,10 +10132,11 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t c
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD16Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD16Async", (void **)&hip_real.hipMemsetD16Async);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
@@ -9874,6 +10176,7 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t c
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -9894,10 +10197,11 @@ hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD32", (void **)&hip_real.hipMemsetD32);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
@@ -9934,6 +10238,7 @@ hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
   tracer_args.tracer_result = tracer_real(tracer_args.dest, tracer_args.value, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -9954,10 +10259,11 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t st
   if (!tracer_real)
     tracer_real = (hip_hipMemsetAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetAsync", (void **)&hip_real.hipMemsetAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes, stream);
   }
   hip_depth++;
@@ -9989,6 +10295,7 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t st
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -10010,10 +10317,11 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD32Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD32Async", (void **)&hip_real.hipMemsetD32Async);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
@@ -10053,6 +10361,7 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -10073,10 +10382,11 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
   if (!tracer_real)
     tracer_real = (hip_hipMemset2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2D", (void **)&hip_real.hipMemset2D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
@@ -10118,6 +10428,7 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
                                           tracer_args.width, tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -10139,10 +10450,11 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
   if (!tracer_real)
     tracer_real = (hip_hipMemset2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2DAsync", (void **)&hip_real.hipMemset2DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
@@ -10187,6 +10499,7 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -10207,10 +10520,11 @@ hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent)
   if (!tracer_real)
     tracer_real = (hip_hipMemset3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3D", (void **)&hip_real.hipMemset3D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
@@ -10246,6 +10560,7 @@ hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent)
                                           tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -10267,10 +10582,11 @@ hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent ex
   if (!tracer_real)
     tracer_real = (hip_hipMemset3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3DAsync", (void **)&hip_real.hipMemset3DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
@@ -10308,6 +10624,7 @@ hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent ex
                                           tracer_args.extent, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -10328,10 +10645,11 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total) {
   if (!tracer_real)
     tracer_real = (hip_hipMemGetInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetInfo", (void **)&hip_real.hipMemGetInfo);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
@@ -10366,6 +10684,7 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total) {
   tracer_args.tracer_result = tracer_real(tracer_args.free, tracer_args.total);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -10388,10 +10707,11 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPtrGetInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPtrGetInfo", (void **)&hip_real.hipMemPtrGetInfo);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
@@ -10426,6 +10746,7 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -10448,10 +10769,11 @@ hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, si
   if (!tracer_real)
     tracer_real = (hip_hipMallocArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocArray", (void **)&hip_real.hipMallocArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
@@ -10493,6 +10815,7 @@ hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, si
                                           tracer_args.height, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -10514,10 +10837,11 @@ hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAlloc
   if (!tracer_real)
     tracer_real = (hip_hipArrayCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArrayCreate", (void **)&hip_real.hipArrayCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
@@ -10552,6 +10876,7 @@ hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAlloc
   tracer_args.tracer_result = tracer_real(tracer_args.pHandle, tracer_args.pAllocateArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -10573,10 +10898,11 @@ hipError_t hipArrayDestroy(hipArray *array) {
   if (!tracer_real)
     tracer_real = (hip_hipArrayDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArrayDestroy", (void **)&hip_real.hipArrayDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
@@ -10609,6 +10935,7 @@ hipError_t hipArrayDestroy(hipArray *array) {
   tracer_args.tracer_result = tracer_real(tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -10629,10 +10956,11 @@ hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAll
   if (!tracer_real)
     tracer_real = (hip_hipArray3DCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArray3DCreate", (void **)&hip_real.hipArray3DCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
@@ -10667,6 +10995,7 @@ hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAll
   tracer_args.tracer_result = tracer_real(tracer_args.array, tracer_args.pAllocateArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -10688,10 +11017,11 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
   if (!tracer_real)
     tracer_real = (hip_hipMalloc3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc3D", (void **)&hip_real.hipMalloc3D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
@@ -10725,6 +11055,7 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
   tracer_args.tracer_result = tracer_real(tracer_args.pitchedDevPtr, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -10745,10 +11076,11 @@ hipError_t hipFreeArray(hipArray *array) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeArray", (void **)&hip_real.hipFreeArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
@@ -10781,6 +11113,7 @@ hipError_t hipFreeArray(hipArray *array) {
   tracer_args.tracer_result = tracer_real(tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -10801,10 +11134,11 @@ hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeMipmappedArray", (void **)&hip_real.hipFreeMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
@@ -10837,6 +11171,7 @@ hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
   tracer_args.tracer_result = tracer_real(tracer_args.mipmappedArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -10858,10 +11193,11 @@ hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc 
   if (!tracer_real)
     tracer_real = (hip_hipMalloc3DArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc3DArray", (void **)&hip_real.hipMalloc3DArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
@@ -10900,6 +11236,7 @@ hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -10923,10 +11260,11 @@ hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
   if (!tracer_real)
     tracer_real = (hip_hipMallocMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocMipmappedArray", (void **)&hip_real.hipMallocMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
@@ -10968,6 +11306,7 @@ hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -10990,10 +11329,11 @@ hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
   if (!tracer_real)
     tracer_real = (hip_hipGetMipmappedArrayLevel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetMipmappedArrayLevel", (void **)&hip_real.hipGetMipmappedArrayLevel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
@@ -11031,6 +11371,7 @@ hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
                                           tracer_args.level);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -11053,10 +11394,11 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2D", (void **)&hip_real.hipMemcpy2D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
@@ -11103,6 +11445,7 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -11123,10 +11466,11 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyParam2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyParam2D", (void **)&hip_real.hipMemcpyParam2D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
@@ -11159,6 +11503,7 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -11179,10 +11524,11 @@ hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyParam2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyParam2DAsync", (void **)&hip_real.hipMemcpyParam2DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
@@ -11217,6 +11563,7 @@ hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) 
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -11238,10 +11585,11 @@ hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t sp
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DAsync", (void **)&hip_real.hipMemcpy2DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
@@ -11290,6 +11638,7 @@ hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t sp
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -11311,10 +11660,11 @@ hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, con
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArray", (void **)&hip_real.hipMemcpy2DToArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
@@ -11363,6 +11713,7 @@ hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, con
                                           tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -11385,10 +11736,11 @@ hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArrayAsync", (void **)&hip_real.hipMemcpy2DToArrayAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
@@ -11439,6 +11791,7 @@ hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset
                                           tracer_args.height, tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -11460,10 +11813,11 @@ hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToArray", (void **)&hip_real.hipMemcpyToArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
@@ -11507,6 +11861,7 @@ hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const
                                           tracer_args.src, tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -11528,10 +11883,11 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffs
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromArray", (void **)&hip_real.hipMemcpyFromArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
@@ -11576,6 +11932,7 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffs
                                           tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -11597,10 +11954,11 @@ hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArray", (void **)&hip_real.hipMemcpy2DFromArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
@@ -11649,6 +12007,7 @@ hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, 
                                           tracer_args.width, tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -11671,10 +12030,11 @@ hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArrayAsync", (void **)&hip_real.hipMemcpy2DFromArrayAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
@@ -11726,6 +12086,7 @@ hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t 
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -11746,10 +12107,11 @@ hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAtoH_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAtoH", (void **)&hip_real.hipMemcpyAtoH);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, srcOffset, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
@@ -11789,6 +12151,7 @@ hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t
                                           tracer_args.srcOffset, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -11809,10 +12172,11 @@ hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHo
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoA_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoA", (void **)&hip_real.hipMemcpyHtoA);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
@@ -11852,6 +12216,7 @@ hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHo
                                           tracer_args.srcHost, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -11872,10 +12237,11 @@ hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3D", (void **)&hip_real.hipMemcpy3D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
@@ -11908,6 +12274,7 @@ hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -11928,10 +12295,11 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3DAsync", (void **)&hip_real.hipMemcpy3DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
@@ -11966,6 +12334,7 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream
   tracer_args.tracer_result = tracer_real(tracer_args.p, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -11986,10 +12355,11 @@ hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy3D", (void **)&hip_real.hipDrvMemcpy3D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
@@ -12022,6 +12392,7 @@ hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -12042,10 +12413,11 @@ hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy3DAsync", (void **)&hip_real.hipDrvMemcpy3DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
@@ -12080,6 +12452,7 @@ hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
@@ -12100,10 +12473,11 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
   if (!tracer_real)
     tracer_real = (hip_hipDeviceCanAccessPeer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceCanAccessPeer", (void **)&hip_real.hipDeviceCanAccessPeer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, deviceId, peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
@@ -12141,6 +12515,7 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
                                           tracer_args.peerDeviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
@@ -12162,10 +12537,11 @@ hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceEnablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceEnablePeerAccess", (void **)&hip_real.hipDeviceEnablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
@@ -12200,6 +12576,7 @@ hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerDeviceId, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
@@ -12220,10 +12597,11 @@ hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceDisablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceDisablePeerAccess", (void **)&hip_real.hipDeviceDisablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
@@ -12256,6 +12634,7 @@ hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerDeviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
@@ -12276,10 +12655,11 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDevice
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAddressRange_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAddressRange", (void **)&hip_real.hipMemGetAddressRange);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pbase, psize, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
@@ -12316,6 +12696,7 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDevice
   tracer_args.tracer_result = tracer_real(tracer_args.pbase, tracer_args.psize, tracer_args.dptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
@@ -12339,10 +12720,11 @@ hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDev
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyPeer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyPeer", (void **)&hip_real.hipMemcpyPeer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
@@ -12384,6 +12766,7 @@ hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDev
                                           tracer_args.srcDeviceId, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
@@ -12405,10 +12788,11 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyPeerAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyPeerAsync", (void **)&hip_real.hipMemcpyPeerAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
@@ -12453,6 +12837,7 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
@@ -12473,10 +12858,11 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxCreate", (void **)&hip_real.hipCtxCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx, flags, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
@@ -12513,6 +12899,7 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx, tracer_args.flags, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
@@ -12534,10 +12921,11 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxDestroy", (void **)&hip_real.hipCtxDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
@@ -12570,6 +12958,7 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
@@ -12590,10 +12979,11 @@ hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxPopCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxPopCurrent", (void **)&hip_real.hipCtxPopCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
@@ -12626,6 +13016,7 @@ hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
@@ -12647,10 +13038,11 @@ hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxPushCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxPushCurrent", (void **)&hip_real.hipCtxPushCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
@@ -12683,6 +13075,7 @@ hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
@@ -12703,10 +13096,11 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetCurrent", (void **)&hip_real.hipCtxSetCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
@@ -12739,6 +13133,7 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
@@ -12759,10 +13154,11 @@ hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetCurrent", (void **)&hip_real.hipCtxGetCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
@@ -12795,6 +13191,7 @@ hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
@@ -12816,10 +13213,11 @@ hipError_t hipCtxGetDevice(hipDevice_t *device) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetDevice", (void **)&hip_real.hipCtxGetDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
@@ -12852,6 +13250,7 @@ hipError_t hipCtxGetDevice(hipDevice_t *device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
@@ -12873,10 +13272,11 @@ hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetApiVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetApiVersion", (void **)&hip_real.hipCtxGetApiVersion);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx, apiVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
@@ -12911,6 +13311,7 @@ hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx, tracer_args.apiVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
@@ -12932,10 +13333,11 @@ hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetCacheConfig", (void **)&hip_real.hipCtxGetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
@@ -12968,6 +13370,7 @@ hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
@@ -12989,10 +13392,11 @@ hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetCacheConfig", (void **)&hip_real.hipCtxSetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
@@ -13025,6 +13429,7 @@ hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
@@ -13045,10 +13450,11 @@ hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetSharedMemConfig", (void **)&hip_real.hipCtxSetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
@@ -13081,6 +13487,7 @@ hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
   tracer_args.tracer_result = tracer_real(tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
@@ -13101,10 +13508,11 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetSharedMemConfig", (void **)&hip_real.hipCtxGetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
@@ -13137,6 +13545,7 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
@@ -13158,10 +13567,11 @@ hipError_t hipCtxSynchronize(void) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSynchronize", (void **)&hip_real.hipCtxSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
@@ -13192,6 +13602,7 @@ hipError_t hipCtxSynchronize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
@@ -13212,10 +13623,11 @@ hipError_t hipCtxGetFlags(unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetFlags", (void **)&hip_real.hipCtxGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
@@ -13248,6 +13660,7 @@ hipError_t hipCtxGetFlags(unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
@@ -13269,10 +13682,11 @@ hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxEnablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxEnablePeerAccess", (void **)&hip_real.hipCtxEnablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerCtx, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
@@ -13307,6 +13721,7 @@ hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerCtx, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
@@ -13327,10 +13742,11 @@ hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxDisablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxDisablePeerAccess", (void **)&hip_real.hipCtxDisablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
@@ -13363,6 +13779,7 @@ hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerCtx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
@@ -13383,10 +13800,11 @@ hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxGetState_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxGetState", (void **)&hip_real.hipDevicePrimaryCtxGetState);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
@@ -13423,6 +13841,7 @@ hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int
   tracer_args.tracer_result = tracer_real(tracer_args.dev, tracer_args.flags, tracer_args.active);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
@@ -13445,10 +13864,11 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxRelease_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxRelease", (void **)&hip_real.hipDevicePrimaryCtxRelease);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
@@ -13481,6 +13901,7 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
@@ -13501,10 +13922,11 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxRetain_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxRetain", (void **)&hip_real.hipDevicePrimaryCtxRetain);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
@@ -13539,6 +13961,7 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.pctx, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
@@ -13560,10 +13983,11 @@ hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxReset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxReset", (void **)&hip_real.hipDevicePrimaryCtxReset);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
@@ -13596,6 +14020,7 @@ hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
@@ -13616,10 +14041,11 @@ hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxSetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxSetFlags", (void **)&hip_real.hipDevicePrimaryCtxSetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
@@ -13654,6 +14080,7 @@ hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
@@ -13674,10 +14101,11 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoad_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoad", (void **)&hip_real.hipModuleLoad);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, fname);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
@@ -13712,6 +14140,7 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
   tracer_args.tracer_result = tracer_real(tracer_args.module, tracer_args.fname);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
@@ -13733,10 +14162,11 @@ hipError_t hipModuleUnload(hipModule_t module) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleUnload_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleUnload", (void **)&hip_real.hipModuleUnload);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
@@ -13769,6 +14199,7 @@ hipError_t hipModuleUnload(hipModule_t module) {
   tracer_args.tracer_result = tracer_real(tracer_args.module);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
@@ -13789,10 +14220,11 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetFunction_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetFunction", (void **)&hip_real.hipModuleGetFunction);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, module, kname);
   }
   hip_depth++;
@@ -13812,6 +14244,7 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
                                           tracer_args.kname);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_hook_hipModuleGetFunction_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -13834,10 +14267,11 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func
   if (!tracer_real)
     tracer_real = (hip_hipFuncGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncGetAttributes", (void **)&hip_real.hipFuncGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
@@ -13872,6 +14306,7 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func
   tracer_args.tracer_result = tracer_real(tracer_args.attr, tracer_args.func);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
@@ -13892,10 +14327,11 @@ hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunc
   if (!tracer_real)
     tracer_real = (hip_hipFuncGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncGetAttribute", (void **)&hip_real.hipFuncGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attrib, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
@@ -13932,6 +14368,7 @@ hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunc
   tracer_args.tracer_result = tracer_real(tracer_args.value, tracer_args.attrib, tracer_args.hfunc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
@@ -13953,10 +14390,11 @@ hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetTexRef_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetTexRef", (void **)&hip_real.hipModuleGetTexRef);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
@@ -13993,6 +14431,7 @@ hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.hmod, tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
@@ -14014,10 +14453,11 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoadData_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoadData", (void **)&hip_real.hipModuleLoadData);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, image);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
@@ -14052,6 +14492,7 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   tracer_args.tracer_result = tracer_real(tracer_args.module, tracer_args.image);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
@@ -14074,10 +14515,11 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoadDataEx_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoadDataEx", (void **)&hip_real.hipModuleLoadDataEx);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
@@ -14120,6 +14562,7 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
                                           tracer_args.optionValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
@@ -14146,10 +14589,11 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
   if (!tracer_real)
     tracer_real = (hip_hipModuleLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLaunchKernel", (void **)&hip_real.hipModuleLaunchKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, stream, kernelParams, extra);
   }
@@ -14199,6 +14643,7 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
                                           tracer_args.kernelParams, tracer_args.extra);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -14222,10 +14667,11 @@ hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernel", (void **)&hip_real.hipLaunchCooperativeKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
@@ -14268,6 +14714,7 @@ hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
@@ -14289,10 +14736,11 @@ hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsLi
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernelMultiDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernelMultiDevice", (void **)&hip_real.hipLaunchCooperativeKernelMultiDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
@@ -14330,6 +14778,7 @@ hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsLi
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
@@ -14351,10 +14800,11 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
   if (!tracer_real)
     tracer_real = (hip_hipExtLaunchMultiKernelMultiDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtLaunchMultiKernelMultiDevice", (void **)&hip_real.hipExtLaunchMultiKernelMultiDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
@@ -14392,6 +14842,7 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
@@ -14413,10 +14864,11 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
@@ -14459,6 +14911,7 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize
                                           tracer_args.blockSizeLimit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
@@ -14484,10 +14937,11 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSizeWithFlags", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) &&
@@ -14532,6 +14986,7 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *
                                           tracer_args.blockSizeLimit, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
@@ -14556,10 +15011,11 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hi
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -14599,6 +15055,7 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hi
                                           tracer_args.blockSize, tracer_args.dynSharedMemPerBlk);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
@@ -14624,10 +15081,11 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -14670,6 +15128,7 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
@@ -14692,10 +15151,11 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -14735,6 +15195,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
                                           tracer_args.blockSize, tracer_args.dynSharedMemPerBlk);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
@@ -14759,10 +15220,11 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -14805,6 +15267,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
@@ -14827,10 +15290,11 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, cons
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipOccupancyMaxPotentialBlockSize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
@@ -14873,6 +15337,7 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, cons
                                           tracer_args.blockSizeLimit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
@@ -14895,10 +15360,11 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipSt
   if (!tracer_real)
     tracer_real = (hip_hipConfigureCall_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipConfigureCall", (void **)&hip_real.hipConfigureCall);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridDim, blockDim, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
@@ -14936,6 +15402,7 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipSt
                                           tracer_args.sharedMem, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
@@ -14956,10 +15423,11 @@ hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
   if (!tracer_real)
     tracer_real = (hip_hipSetupArgument_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetupArgument", (void **)&hip_real.hipSetupArgument);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(arg, size, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
@@ -14996,6 +15464,7 @@ hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
   tracer_args.tracer_result = tracer_real(tracer_args.arg, tracer_args.size, tracer_args.offset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
@@ -15016,10 +15485,11 @@ hipError_t hipLaunchByPtr(const void *func) {
   if (!tracer_real)
     tracer_real = (hip_hipLaunchByPtr_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchByPtr", (void **)&hip_real.hipLaunchByPtr);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
@@ -15052,6 +15522,7 @@ hipError_t hipLaunchByPtr(const void *func) {
   tracer_args.tracer_result = tracer_real(tracer_args.func);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
@@ -15073,10 +15544,11 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 di
   if (!tracer_real)
     tracer_real = (hip_hipLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchKernel", (void **)&hip_real.hipLaunchKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   hip_depth++;
@@ -15111,6 +15583,7 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 di
                                           tracer_args.sharedMemBytes, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -15132,10 +15605,11 @@ hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy2DUnaligned_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy2DUnaligned", (void **)&hip_real.hipDrvMemcpy2DUnaligned);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
@@ -15168,6 +15642,7 @@ hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
@@ -15190,10 +15665,11 @@ hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3
   if (!tracer_real)
     tracer_real = (hip_hipExtLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtLaunchKernel", (void **)&hip_real.hipExtLaunchKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
                        startEvent, stopEvent, flags);
   }
@@ -15246,6 +15722,7 @@ hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
@@ -15268,10 +15745,11 @@ hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
   if (!tracer_real)
     tracer_real = (hip_hipBindTextureToMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTextureToMipmappedArray", (void **)&hip_real.hipBindTextureToMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex, mipmappedArray, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
@@ -15309,6 +15787,7 @@ hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
                                           tracer_args.desc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
@@ -15329,10 +15808,11 @@ hipError_t hipGetTextureReference(const textureReference **texref, const void *s
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureReference_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureReference", (void **)&hip_real.hipGetTextureReference);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texref, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
@@ -15367,6 +15847,7 @@ hipError_t hipGetTextureReference(const textureReference **texref, const void *s
   tracer_args.tracer_result = tracer_real(tracer_args.texref, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
@@ -15390,10 +15871,11 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
   if (!tracer_real)
     tracer_real = (hip_hipCreateTextureObject_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCreateTextureObject", (void **)&hip_real.hipCreateTextureObject);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
@@ -15433,6 +15915,7 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
                                           tracer_args.pTexDesc, tracer_args.pResViewDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
@@ -15454,10 +15937,11 @@ hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyTextureObject_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyTextureObject", (void **)&hip_real.hipDestroyTextureObject);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
@@ -15490,6 +15974,7 @@ hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
   tracer_args.tracer_result = tracer_real(tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
@@ -15510,10 +15995,11 @@ hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array)
   if (!tracer_real)
     tracer_real = (hip_hipGetChannelDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetChannelDesc", (void **)&hip_real.hipGetChannelDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
@@ -15548,6 +16034,7 @@ hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array)
   tracer_args.tracer_result = tracer_real(tracer_args.desc, tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
@@ -15569,10 +16056,11 @@ hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectResourceDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectResourceDesc", (void **)&hip_real.hipGetTextureObjectResourceDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
@@ -15607,6 +16095,7 @@ hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
   tracer_args.tracer_result = tracer_real(tracer_args.pResDesc, tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
@@ -15628,10 +16117,11 @@ hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResV
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectResourceViewDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectResourceViewDesc", (void **)&hip_real.hipGetTextureObjectResourceViewDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
@@ -15666,6 +16156,7 @@ hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResV
   tracer_args.tracer_result = tracer_real(tracer_args.pResViewDesc, tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
@@ -15686,10 +16177,11 @@ hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureOb
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectTextureDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectTextureDesc", (void **)&hip_real.hipGetTextureObjectTextureDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
@@ -15724,6 +16216,7 @@ hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureOb
   tracer_args.tracer_result = tracer_real(tracer_args.pTexDesc, tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
@@ -15744,10 +16237,11 @@ hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTe
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddressMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddressMode", (void **)&hip_real.hipTexRefSetAddressMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, dim, am);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
@@ -15784,6 +16278,7 @@ hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTe
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.dim, tracer_args.am);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
@@ -15804,10 +16299,11 @@ hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsi
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetArray", (void **)&hip_real.hipTexRefSetArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex, array, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
@@ -15844,6 +16340,7 @@ hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsi
   tracer_args.tracer_result = tracer_real(tracer_args.tex, tracer_args.array, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
@@ -15864,10 +16361,11 @@ hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilte
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFilterMode", (void **)&hip_real.hipTexRefSetFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
@@ -15902,6 +16400,7 @@ hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilte
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.fm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
@@ -15922,10 +16421,11 @@ hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFlags", (void **)&hip_real.hipTexRefSetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
@@ -15960,6 +16460,7 @@ hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
@@ -15980,10 +16481,11 @@ hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFormat_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFormat", (void **)&hip_real.hipTexRefSetFormat);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, fmt, NumPackedComponents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
@@ -16021,6 +16523,7 @@ hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int
                                           tracer_args.NumPackedComponents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
@@ -16043,10 +16546,11 @@ hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectCreate", (void **)&hip_real.hipTexObjectCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
@@ -16086,6 +16590,7 @@ hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE
                                           tracer_args.pTexDesc, tracer_args.pResViewDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
@@ -16107,10 +16612,11 @@ hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectDestroy", (void **)&hip_real.hipTexObjectDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
@@ -16143,6 +16649,7 @@ hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
   tracer_args.tracer_result = tracer_real(tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
@@ -16163,10 +16670,11 @@ hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureOb
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetResourceDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetResourceDesc", (void **)&hip_real.hipTexObjectGetResourceDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
@@ -16201,6 +16709,7 @@ hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureOb
   tracer_args.tracer_result = tracer_real(tracer_args.pResDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
@@ -16222,10 +16731,11 @@ hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetResourceViewDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetResourceViewDesc", (void **)&hip_real.hipTexObjectGetResourceViewDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
@@ -16260,6 +16770,7 @@ hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
   tracer_args.tracer_result = tracer_real(tracer_args.pResViewDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
@@ -16280,10 +16791,11 @@ hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObje
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetTextureDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetTextureDesc", (void **)&hip_real.hipTexObjectGetTextureDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
@@ -16318,6 +16830,7 @@ hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObje
   tracer_args.tracer_result = tracer_real(tracer_args.pTexDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
@@ -16339,10 +16852,11 @@ hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const voi
   if (!tracer_real)
     tracer_real = (hip_hipBindTexture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTexture", (void **)&hip_real.hipBindTexture);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
@@ -16384,6 +16898,7 @@ hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const voi
                                           tracer_args.desc, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
@@ -16407,10 +16922,11 @@ hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const v
   if (!tracer_real)
     tracer_real = (hip_hipBindTexture2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTexture2D", (void **)&hip_real.hipBindTexture2D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, width, height, pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
@@ -16457,6 +16973,7 @@ hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const v
                                           tracer_args.pitch);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
@@ -16479,10 +16996,11 @@ hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t a
   if (!tracer_real)
     tracer_real = (hip_hipBindTextureToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTextureToArray", (void **)&hip_real.hipBindTextureToArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex, array, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
@@ -16519,6 +17037,7 @@ hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t a
   tracer_args.tracer_result = tracer_real(tracer_args.tex, tracer_args.array, tracer_args.desc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
@@ -16539,10 +17058,11 @@ hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureAlignmentOffset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureAlignmentOffset", (void **)&hip_real.hipGetTextureAlignmentOffset);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(offset, texref);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
@@ -16577,6 +17097,7 @@ hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *
   tracer_args.tracer_result = tracer_real(tracer_args.offset, tracer_args.texref);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
@@ -16598,10 +17119,11 @@ hipError_t hipUnbindTexture(const textureReference *tex) {
   if (!tracer_real)
     tracer_real = (hip_hipUnbindTexture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipUnbindTexture", (void **)&hip_real.hipUnbindTexture);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
@@ -16634,6 +17156,7 @@ hipError_t hipUnbindTexture(const textureReference *tex) {
   tracer_args.tracer_result = tracer_real(tracer_args.tex);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
@@ -16654,10 +17177,11 @@ hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetAddress", (void **)&hip_real.hipTexRefGetAddress);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
@@ -16692,6 +17216,7 @@ hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
@@ -16714,10 +17239,11 @@ hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textur
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetAddressMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetAddressMode", (void **)&hip_real.hipTexRefGetAddressMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pam, texRef, dim);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
@@ -16754,6 +17280,7 @@ hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textur
   tracer_args.tracer_result = tracer_real(tracer_args.pam, tracer_args.texRef, tracer_args.dim);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
@@ -16775,10 +17302,11 @@ hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureR
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFilterMode", (void **)&hip_real.hipTexRefGetFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
@@ -16813,6 +17341,7 @@ hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureR
   tracer_args.tracer_result = tracer_real(tracer_args.pfm, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
@@ -16834,10 +17363,11 @@ hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRe
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFlags", (void **)&hip_real.hipTexRefGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFlags, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
@@ -16872,6 +17402,7 @@ hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRe
   tracer_args.tracer_result = tracer_real(tracer_args.pFlags, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
@@ -16894,10 +17425,11 @@ hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFormat_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFormat", (void **)&hip_real.hipTexRefGetFormat);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFormat, pNumChannels, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
@@ -16935,6 +17467,7 @@ hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
                                           tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
@@ -16957,10 +17490,11 @@ hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *tex
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMaxAnisotropy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMaxAnisotropy", (void **)&hip_real.hipTexRefGetMaxAnisotropy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pmaxAnsio, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
@@ -16995,6 +17529,7 @@ hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *tex
   tracer_args.tracer_result = tracer_real(tracer_args.pmaxAnsio, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
@@ -17017,10 +17552,11 @@ hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapFilterMode", (void **)&hip_real.hipTexRefGetMipmapFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
@@ -17055,6 +17591,7 @@ hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
   tracer_args.tracer_result = tracer_real(tracer_args.pfm, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
@@ -17076,10 +17613,11 @@ hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *tex
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapLevelBias_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelBias", (void **)&hip_real.hipTexRefGetMipmapLevelBias);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pbias, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
@@ -17114,6 +17652,7 @@ hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *tex
   tracer_args.tracer_result = tracer_real(tracer_args.pbias, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
@@ -17136,10 +17675,11 @@ hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmax
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapLevelClamp_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelClamp", (void **)&hip_real.hipTexRefGetMipmapLevelClamp);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
@@ -17177,6 +17717,7 @@ hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmax
                                           tracer_args.pmaxMipmapLevelClamp, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
@@ -17199,10 +17740,11 @@ hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const texture
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipMappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipMappedArray", (void **)&hip_real.hipTexRefGetMipMappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pArray, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
@@ -17237,6 +17779,7 @@ hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const texture
   tracer_args.tracer_result = tracer_real(tracer_args.pArray, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
@@ -17259,10 +17802,11 @@ hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hip
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddress", (void **)&hip_real.hipTexRefSetAddress);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ByteOffset, texRef, dptr, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
@@ -17302,6 +17846,7 @@ hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hip
                                           tracer_args.dptr, tracer_args.bytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
@@ -17324,10 +17869,11 @@ hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCR
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddress2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddress2D", (void **)&hip_real.hipTexRefSetAddress2D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, desc, dptr, Pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
@@ -17367,6 +17913,7 @@ hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCR
                                           tracer_args.Pitch);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
@@ -17387,10 +17934,11 @@ hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxA
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMaxAnisotropy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMaxAnisotropy", (void **)&hip_real.hipTexRefSetMaxAnisotropy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, maxAniso);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
@@ -17425,6 +17973,7 @@ hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxA
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.maxAniso);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
@@ -17445,10 +17994,11 @@ hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetBorderColor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetBorderColor", (void **)&hip_real.hipTexRefSetBorderColor);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, pBorderColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
@@ -17483,6 +18033,7 @@ hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.pBorderColor);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
@@ -17504,10 +18055,11 @@ hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextur
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapFilterMode", (void **)&hip_real.hipTexRefSetMipmapFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
@@ -17542,6 +18094,7 @@ hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextur
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.fm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
@@ -17562,10 +18115,11 @@ hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapLevelBias_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelBias", (void **)&hip_real.hipTexRefSetMipmapLevelBias);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, bias);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
@@ -17600,6 +18154,7 @@ hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.bias);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
@@ -17621,10 +18176,11 @@ hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMa
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapLevelClamp_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelClamp", (void **)&hip_real.hipTexRefSetMipmapLevelClamp);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
@@ -17662,6 +18218,7 @@ hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMa
                                           tracer_args.maxMipMapLevelClamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
@@ -17683,10 +18240,11 @@ hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmappedArray", (void **)&hip_real.hipTexRefSetMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, mipmappedArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
@@ -17724,6 +18282,7 @@ hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
                                           tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
@@ -17746,10 +18305,11 @@ hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayCreate", (void **)&hip_real.hipMipmappedArrayCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
@@ -17787,6 +18347,7 @@ hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
                                           tracer_args.numMipmapLevels);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
@@ -17808,10 +18369,11 @@ hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayDestroy", (void **)&hip_real.hipMipmappedArrayDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
@@ -17844,6 +18406,7 @@ hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
   tracer_args.tracer_result = tracer_real(tracer_args.hMipmappedArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
@@ -17865,10 +18428,11 @@ hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayGetLevel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayGetLevel", (void **)&hip_real.hipMipmappedArrayGetLevel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pLevelArray, hMipMappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
@@ -17906,6 +18470,7 @@ hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_
                                           tracer_args.level);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
@@ -17927,10 +18492,11 @@ hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
   if (!tracer_real)
     tracer_real = (hip_hipRegisterApiCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRegisterApiCallback", (void **)&hip_real.hipRegisterApiCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
@@ -17967,6 +18533,7 @@ hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
   tracer_args.tracer_result = tracer_real(tracer_args.id, tracer_args.fun, tracer_args.arg);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
@@ -17987,10 +18554,11 @@ hipError_t hipRemoveApiCallback(uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipRemoveApiCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRemoveApiCallback", (void **)&hip_real.hipRemoveApiCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
@@ -18023,6 +18591,7 @@ hipError_t hipRemoveApiCallback(uint32_t id) {
   tracer_args.tracer_result = tracer_real(tracer_args.id);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
@@ -18043,10 +18612,11 @@ hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
   if (!tracer_real)
     tracer_real = (hip_hipRegisterActivityCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRegisterActivityCallback", (void **)&hip_real.hipRegisterActivityCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
@@ -18083,6 +18653,7 @@ hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
   tracer_args.tracer_result = tracer_real(tracer_args.id, tracer_args.fun, tracer_args.arg);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
@@ -18103,10 +18674,11 @@ hipError_t hipRemoveActivityCallback(uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipRemoveActivityCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRemoveActivityCallback", (void **)&hip_real.hipRemoveActivityCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
@@ -18139,6 +18711,7 @@ hipError_t hipRemoveActivityCallback(uint32_t id) {
   tracer_args.tracer_result = tracer_real(tracer_args.id);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
@@ -18159,10 +18732,11 @@ const char *hipApiName(uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipApiName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipApiName", (void **)&hip_real.hipApiName);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
@@ -18195,6 +18769,7 @@ const char *hipApiName(uint32_t id) {
   tracer_args.tracer_result = tracer_real(tracer_args.id);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
@@ -18216,10 +18791,11 @@ const char *hipKernelNameRef(const hipFunction_t f) {
   if (!tracer_real)
     tracer_real = (hip_hipKernelNameRef_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipKernelNameRef", (void **)&hip_real.hipKernelNameRef);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
@@ -18252,6 +18828,7 @@ const char *hipKernelNameRef(const hipFunction_t f) {
   tracer_args.tracer_result = tracer_real(tracer_args.f);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
@@ -18273,10 +18850,11 @@ const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) 
   if (!tracer_real)
     tracer_real = (hip_hipKernelNameRefByPtr_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipKernelNameRefByPtr", (void **)&hip_real.hipKernelNameRefByPtr);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hostFunction, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
@@ -18311,6 +18889,7 @@ const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) 
   tracer_args.tracer_result = tracer_real(tracer_args.hostFunction, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
@@ -18332,10 +18911,11 @@ int hipGetStreamDeviceId(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipGetStreamDeviceId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetStreamDeviceId", (void **)&hip_real.hipGetStreamDeviceId);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
@@ -18368,6 +18948,7 @@ int hipGetStreamDeviceId(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
@@ -18389,10 +18970,11 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
   if (!tracer_real)
     tracer_real = (hip_hipStreamBeginCapture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamBeginCapture", (void **)&hip_real.hipStreamBeginCapture);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
@@ -18427,6 +19009,7 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
@@ -18447,10 +19030,11 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamEndCapture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamEndCapture", (void **)&hip_real.hipStreamEndCapture);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
@@ -18485,6 +19069,7 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.pGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
@@ -18507,10 +19092,11 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetCaptureInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetCaptureInfo", (void **)&hip_real.hipStreamGetCaptureInfo);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus, pId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
@@ -18548,6 +19134,7 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
                                           tracer_args.pId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
@@ -18573,10 +19160,11 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetCaptureInfo_v2_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetCaptureInfo_v2", (void **)&hip_real.hipStreamGetCaptureInfo_v2);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                        numDependencies_out);
   }
@@ -18624,6 +19212,7 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus
                                           tracer_args.numDependencies_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
@@ -18648,10 +19237,11 @@ hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCap
   if (!tracer_real)
     tracer_real = (hip_hipStreamIsCapturing_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamIsCapturing", (void **)&hip_real.hipStreamIsCapturing);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
@@ -18686,6 +19276,7 @@ hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCap
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.pCaptureStatus);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
@@ -18708,10 +19299,11 @@ hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t
   if (!tracer_real)
     tracer_real = (hip_hipStreamUpdateCaptureDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamUpdateCaptureDependencies", (void **)&hip_real.hipStreamUpdateCaptureDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
@@ -18751,6 +19343,7 @@ hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t
                                           tracer_args.numDependencies, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
@@ -18771,10 +19364,11 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
   if (!tracer_real)
     tracer_real = (hip_hipLaunchHostFunc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchHostFunc", (void **)&hip_real.hipLaunchHostFunc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
@@ -18811,6 +19405,7 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.fn, tracer_args.userData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
@@ -18831,10 +19426,11 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
   if (!tracer_real)
     tracer_real = (hip_hipThreadExchangeStreamCaptureMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipThreadExchangeStreamCaptureMode", (void **)&hip_real.hipThreadExchangeStreamCaptureMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
@@ -18867,6 +19463,7 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
   tracer_args.tracer_result = tracer_real(tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
@@ -18887,10 +19484,11 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphCreate", (void **)&hip_real.hipGraphCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
@@ -18925,6 +19523,7 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.pGraph, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
@@ -18946,10 +19545,11 @@ hipError_t hipGraphDestroy(hipGraph_t graph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphDestroy", (void **)&hip_real.hipGraphDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
@@ -18982,6 +19582,7 @@ hipError_t hipGraphDestroy(hipGraph_t graph) {
   tracer_args.tracer_result = tracer_real(tracer_args.graph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
@@ -19003,10 +19604,11 @@ hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddDependencies", (void **)&hip_real.hipGraphAddDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
@@ -19046,6 +19648,7 @@ hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
                                           tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
@@ -19067,10 +19670,11 @@ hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *fr
   if (!tracer_real)
     tracer_real = (hip_hipGraphRemoveDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphRemoveDependencies", (void **)&hip_real.hipGraphRemoveDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
@@ -19110,6 +19714,7 @@ hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *fr
                                           tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
@@ -19131,10 +19736,11 @@ hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetEdges_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetEdges", (void **)&hip_real.hipGraphGetEdges);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
@@ -19174,6 +19780,7 @@ hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode
                                           tracer_args.numEdges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
@@ -19197,10 +19804,11 @@ hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *num
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetNodes", (void **)&hip_real.hipGraphGetNodes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
@@ -19238,6 +19846,7 @@ hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *num
                                           tracer_args.numNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
@@ -19260,10 +19869,11 @@ hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, si
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetRootNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetRootNodes", (void **)&hip_real.hipGraphGetRootNodes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
@@ -19301,6 +19911,7 @@ hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, si
                                           tracer_args.pNumRootNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
@@ -19324,10 +19935,11 @@ hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDep
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetDependencies", (void **)&hip_real.hipGraphNodeGetDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
@@ -19365,6 +19977,7 @@ hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDep
                                           tracer_args.pNumDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
@@ -19388,10 +20001,11 @@ hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pD
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetDependentNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetDependentNodes", (void **)&hip_real.hipGraphNodeGetDependentNodes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
@@ -19429,6 +20043,7 @@ hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pD
                                           tracer_args.pNumDependentNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
@@ -19451,10 +20066,11 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetType_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetType", (void **)&hip_real.hipGraphNodeGetType);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
@@ -19489,6 +20105,7 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pType);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
@@ -19510,10 +20127,11 @@ hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphDestroyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphDestroyNode", (void **)&hip_real.hipGraphDestroyNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
@@ -19546,6 +20164,7 @@ hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
   tracer_args.tracer_result = tracer_real(tracer_args.node);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
@@ -19566,10 +20185,11 @@ hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphClone_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphClone", (void **)&hip_real.hipGraphClone);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
@@ -19604,6 +20224,7 @@ hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.pGraphClone, tracer_args.originalGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
@@ -19626,10 +20247,11 @@ hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t origina
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeFindInClone_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeFindInClone", (void **)&hip_real.hipGraphNodeFindInClone);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
@@ -19667,6 +20289,7 @@ hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t origina
                                           tracer_args.clonedGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
@@ -19689,10 +20312,11 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphInstantiate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphInstantiate", (void **)&hip_real.hipGraphInstantiate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
@@ -19735,6 +20359,7 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
                                           tracer_args.bufferSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(311, tracer_depth, tracer_args.tracer_status);
@@ -19759,10 +20384,11 @@ hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t g
   if (!tracer_real)
     tracer_real = (hip_hipGraphInstantiateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphInstantiateWithFlags", (void **)&hip_real.hipGraphInstantiateWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
@@ -19800,6 +20426,7 @@ hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t g
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
@@ -19821,10 +20448,11 @@ hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphLaunch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphLaunch", (void **)&hip_real.hipGraphLaunch);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
@@ -19859,6 +20487,7 @@ hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.graphExec, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
@@ -19879,10 +20508,11 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecDestroy", (void **)&hip_real.hipGraphExecDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
@@ -19915,6 +20545,7 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
   tracer_args.tracer_result = tracer_real(tracer_args.graphExec);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
@@ -19937,10 +20568,11 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecUpdate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecUpdate", (void **)&hip_real.hipGraphExecUpdate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
@@ -19980,6 +20612,7 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
                                           tracer_args.hErrorNode_out, tracer_args.updateResult_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
@@ -20002,10 +20635,11 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddKernelNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddKernelNode", (void **)&hip_real.hipGraphAddKernelNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
@@ -20048,6 +20682,7 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
@@ -20069,10 +20704,11 @@ hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams 
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeGetParams", (void **)&hip_real.hipGraphKernelNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
@@ -20107,6 +20743,7 @@ hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams 
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
@@ -20127,10 +20764,11 @@ hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeP
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeSetParams", (void **)&hip_real.hipGraphKernelNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
@@ -20165,6 +20803,7 @@ hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeP
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
@@ -20186,10 +20825,11 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecKernelNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecKernelNodeSetParams", (void **)&hip_real.hipGraphExecKernelNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
@@ -20227,6 +20867,7 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
@@ -20249,10 +20890,11 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNode", (void **)&hip_real.hipGraphAddMemcpyNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
@@ -20295,6 +20937,7 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pCopyParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
@@ -20316,10 +20959,11 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pN
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeGetParams", (void **)&hip_real.hipGraphMemcpyNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
@@ -20354,6 +20998,7 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pN
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(321, tracer_depth, tracer_args.tracer_status);
@@ -20374,10 +21019,11 @@ hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DPar
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams", (void **)&hip_real.hipGraphMemcpyNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
@@ -20412,6 +21058,7 @@ hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DPar
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
@@ -20433,10 +21080,11 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeSetAttribute", (void **)&hip_real.hipGraphKernelNodeSetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
@@ -20473,6 +21121,7 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
@@ -20494,10 +21143,11 @@ hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeGetAttribute", (void **)&hip_real.hipGraphKernelNodeGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
@@ -20534,6 +21184,7 @@ hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
@@ -20555,10 +21206,11 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
@@ -20596,6 +21248,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
@@ -20618,10 +21271,11 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNode1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNode1D", (void **)&hip_real.hipGraphAddMemcpyNode1D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
@@ -20672,6 +21326,7 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
@@ -20694,10 +21349,11 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const v
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphMemcpyNodeSetParams1D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
@@ -20739,6 +21395,7 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const v
                                           tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
@@ -20761,10 +21418,11 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams1D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
@@ -20808,6 +21466,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
                                           tracer_args.src, tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
@@ -20831,10 +21490,11 @@ hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNodeFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeFromSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -20888,6 +21548,7 @@ hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
@@ -20910,10 +21571,11 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -20957,6 +21619,7 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
                                           tracer_args.count, tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
@@ -20979,10 +21642,11 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, 
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -21029,6 +21693,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, 
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
@@ -21053,10 +21718,11 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t 
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNodeToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeToSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -21110,6 +21776,7 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t 
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
@@ -21133,10 +21800,11 @@ hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
@@ -21180,6 +21848,7 @@ hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *
                                           tracer_args.count, tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
@@ -21202,10 +21871,11 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -21252,6 +21922,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
@@ -21274,10 +21945,11 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemsetNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemsetNode", (void **)&hip_real.hipGraphAddMemsetNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
@@ -21320,6 +21992,7 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pMemsetParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
@@ -21341,10 +22014,11 @@ hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemsetNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemsetNodeGetParams", (void **)&hip_real.hipGraphMemsetNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
@@ -21379,6 +22053,7 @@ hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNo
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
@@ -21399,10 +22074,11 @@ hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParam
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemsetNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemsetNodeSetParams", (void **)&hip_real.hipGraphMemsetNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
@@ -21437,6 +22113,7 @@ hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParam
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
@@ -21458,10 +22135,11 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemsetNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemsetNodeSetParams", (void **)&hip_real.hipGraphExecMemsetNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
@@ -21499,6 +22177,7 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
@@ -21521,10 +22200,11 @@ hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddHostNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddHostNode", (void **)&hip_real.hipGraphAddHostNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
@@ -21567,6 +22247,7 @@ hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
@@ -21588,10 +22269,11 @@ hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphHostNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphHostNodeGetParams", (void **)&hip_real.hipGraphHostNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
@@ -21626,6 +22308,7 @@ hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNo
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
@@ -21646,10 +22329,11 @@ hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParam
   if (!tracer_real)
     tracer_real = (hip_hipGraphHostNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphHostNodeSetParams", (void **)&hip_real.hipGraphHostNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
@@ -21684,6 +22368,7 @@ hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParam
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
@@ -21705,10 +22390,11 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecHostNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecHostNodeSetParams", (void **)&hip_real.hipGraphExecHostNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
@@ -21746,6 +22432,7 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
@@ -21768,10 +22455,11 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddChildGraphNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddChildGraphNode", (void **)&hip_real.hipGraphAddChildGraphNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
@@ -21814,6 +22502,7 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
                                           tracer_args.childGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
@@ -21835,10 +22524,11 @@ hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGrap
   if (!tracer_real)
     tracer_real = (hip_hipGraphChildGraphNodeGetGraph_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphChildGraphNodeGetGraph", (void **)&hip_real.hipGraphChildGraphNodeGetGraph);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
@@ -21873,6 +22563,7 @@ hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGrap
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
@@ -21895,10 +22586,11 @@ hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGra
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecChildGraphNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecChildGraphNodeSetParams", (void **)&hip_real.hipGraphExecChildGraphNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
@@ -21936,6 +22628,7 @@ hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGra
                                           tracer_args.childGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
@@ -21957,10 +22650,11 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEmptyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEmptyNode", (void **)&hip_real.hipGraphAddEmptyNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
@@ -22000,6 +22694,7 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pDependencies, tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
@@ -22023,10 +22718,11 @@ hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t gra
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEventRecordNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEventRecordNode", (void **)&hip_real.hipGraphAddEventRecordNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
@@ -22069,6 +22765,7 @@ hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t gra
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
@@ -22090,10 +22787,11 @@ hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *even
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventRecordNodeGetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventRecordNodeGetEvent", (void **)&hip_real.hipGraphEventRecordNodeGetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
@@ -22128,6 +22826,7 @@ hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *even
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
@@ -22149,10 +22848,11 @@ hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventRecordNodeSetEvent", (void **)&hip_real.hipGraphEventRecordNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
@@ -22187,6 +22887,7 @@ hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(349, tracer_depth, tracer_args.tracer_status);
@@ -22208,10 +22909,11 @@ hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGra
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecEventRecordNodeSetEvent", (void **)&hip_real.hipGraphExecEventRecordNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
@@ -22249,6 +22951,7 @@ hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGra
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(350, tracer_depth, tracer_args.tracer_status);
@@ -22271,10 +22974,11 @@ hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEventWaitNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEventWaitNode", (void **)&hip_real.hipGraphAddEventWaitNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
@@ -22317,6 +23021,7 @@ hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(351, tracer_depth, tracer_args.tracer_status);
@@ -22338,10 +23043,11 @@ hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventWaitNodeGetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventWaitNodeGetEvent", (void **)&hip_real.hipGraphEventWaitNodeGetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
@@ -22376,6 +23082,7 @@ hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(352, tracer_depth, tracer_args.tracer_status);
@@ -22397,10 +23104,11 @@ hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) 
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventWaitNodeSetEvent", (void **)&hip_real.hipGraphEventWaitNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
@@ -22435,6 +23143,7 @@ hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) 
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(353, tracer_depth, tracer_args.tracer_status);
@@ -22456,10 +23165,11 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecEventWaitNodeSetEvent", (void **)&hip_real.hipGraphExecEventWaitNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
@@ -22497,6 +23207,7 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(354, tracer_depth, tracer_args.tracer_status);
@@ -22517,10 +23228,11 @@ hipError_t hipMemAddressFree(void *devPtr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAddressFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAddressFree", (void **)&hip_real.hipMemAddressFree);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
@@ -22555,6 +23267,7 @@ hipError_t hipMemAddressFree(void *devPtr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(355, tracer_depth, tracer_args.tracer_status);
@@ -22576,10 +23289,11 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void 
   if (!tracer_real)
     tracer_real = (hip_hipMemAddressReserve_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAddressReserve", (void **)&hip_real.hipMemAddressReserve);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
@@ -22621,6 +23335,7 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void 
                                           tracer_args.addr, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(356, tracer_depth, tracer_args.tracer_status);
@@ -22643,10 +23358,11 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
   if (!tracer_real)
     tracer_real = (hip_hipMemCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemCreate", (void **)&hip_real.hipMemCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, size, prop, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
@@ -22686,6 +23402,7 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(357, tracer_depth, tracer_args.tracer_status);
@@ -22710,10 +23427,11 @@ hipError_t hipMemExportToShareableHandle(void *shareableHandle,
   if (!tracer_real)
     tracer_real = (hip_hipMemExportToShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemExportToShareableHandle", (void **)&hip_real.hipMemExportToShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
@@ -22753,6 +23471,7 @@ hipError_t hipMemExportToShareableHandle(void *shareableHandle,
                                           tracer_args.handleType, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(358, tracer_depth, tracer_args.tracer_status);
@@ -22773,10 +23492,11 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAccess", (void **)&hip_real.hipMemGetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, location, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
@@ -22813,6 +23533,7 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
   tracer_args.tracer_result = tracer_real(tracer_args.flags, tracer_args.location, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(359, tracer_depth, tracer_args.tracer_status);
@@ -22835,10 +23556,11 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAllocationGranularity_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAllocationGranularity", (void **)&hip_real.hipMemGetAllocationGranularity);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
@@ -22876,6 +23598,7 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
                                           tracer_args.option);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(360, tracer_depth, tracer_args.tracer_status);
@@ -22898,10 +23621,11 @@ hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAllocationPropertiesFromHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAllocationPropertiesFromHandle", (void **)&hip_real.hipMemGetAllocationPropertiesFromHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
@@ -22936,6 +23660,7 @@ hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
   tracer_args.tracer_result = tracer_real(tracer_args.prop, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(361, tracer_depth, tracer_args.tracer_status);
@@ -22957,10 +23682,11 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
   if (!tracer_real)
     tracer_real = (hip_hipMemImportFromShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemImportFromShareableHandle", (void **)&hip_real.hipMemImportFromShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, osHandle, shHandleType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
@@ -22998,6 +23724,7 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
                                           tracer_args.shHandleType);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(362, tracer_depth, tracer_args.tracer_status);
@@ -23020,10 +23747,11 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
   if (!tracer_real)
     tracer_real = (hip_hipMemMap_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemMap", (void **)&hip_real.hipMemMap);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
@@ -23065,6 +23793,7 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
                                           tracer_args.handle, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(363, tracer_depth, tracer_args.tracer_status);
@@ -23085,10 +23814,11 @@ hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
   if (!tracer_real)
     tracer_real = (hip_hipMemMapArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemMapArrayAsync", (void **)&hip_real.hipMemMapArrayAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mapInfoList, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
@@ -23126,6 +23856,7 @@ hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(364, tracer_depth, tracer_args.tracer_status);
@@ -23146,10 +23877,11 @@ hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
   if (!tracer_real)
     tracer_real = (hip_hipMemRelease_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRelease", (void **)&hip_real.hipMemRelease);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
@@ -23182,6 +23914,7 @@ hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(365, tracer_depth, tracer_args.tracer_status);
@@ -23202,10 +23935,11 @@ hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle,
   if (!tracer_real)
     tracer_real = (hip_hipMemRetainAllocationHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRetainAllocationHandle", (void **)&hip_real.hipMemRetainAllocationHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, addr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
@@ -23240,6 +23974,7 @@ hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle,
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.addr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(366, tracer_depth, tracer_args.tracer_status);
@@ -23261,10 +23996,11 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
   if (!tracer_real)
     tracer_real = (hip_hipMemSetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemSetAccess", (void **)&hip_real.hipMemSetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, desc, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
@@ -23304,6 +24040,7 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(367, tracer_depth, tracer_args.tracer_status);
@@ -23324,10 +24061,11 @@ hipError_t hipMemUnmap(void *ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemUnmap_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemUnmap", (void **)&hip_real.hipMemUnmap);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
@@ -23362,6 +24100,7 @@ hipError_t hipMemUnmap(void *ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(368, tracer_depth, tracer_args.tracer_status);
@@ -23383,10 +24122,11 @@ hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
   if (!tracer_real)
     tracer_real = (hip_hipGLGetDevices_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGLGetDevices", (void **)&hip_real.hipGLGetDevices);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
@@ -23426,6 +24166,7 @@ hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
                                           tracer_args.hipDeviceCount, tracer_args.deviceList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(369, tracer_depth, tracer_args.tracer_status);
@@ -23449,10 +24190,11 @@ hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint bu
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsGLRegisterBuffer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsGLRegisterBuffer", (void **)&hip_real.hipGraphicsGLRegisterBuffer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource, buffer, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
@@ -23490,6 +24232,7 @@ hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint bu
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(370, tracer_depth, tracer_args.tracer_status);
@@ -23512,10 +24255,11 @@ hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint ima
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsGLRegisterImage_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsGLRegisterImage", (void **)&hip_real.hipGraphicsGLRegisterImage);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource, image, target, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
@@ -23555,6 +24299,7 @@ hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint ima
                                           tracer_args.target, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(371, tracer_depth, tracer_args.tracer_status);
@@ -23576,10 +24321,11 @@ hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, 
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsMapResources_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsMapResources", (void **)&hip_real.hipGraphicsMapResources);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
@@ -23617,6 +24363,7 @@ hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, 
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(372, tracer_depth, tracer_args.tracer_status);
@@ -23639,10 +24386,11 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsRe
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsSubResourceGetMappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsSubResourceGetMappedArray", (void **)&hip_real.hipGraphicsSubResourceGetMappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
@@ -23682,6 +24430,7 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsRe
                                           tracer_args.arrayIndex, tracer_args.mipLevel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(373, tracer_depth, tracer_args.tracer_status);
@@ -23704,10 +24453,11 @@ hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsResourceGetMappedPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsResourceGetMappedPointer", (void **)&hip_real.hipGraphicsResourceGetMappedPointer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
@@ -23745,6 +24495,7 @@ hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
                                           tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(374, tracer_depth, tracer_args.tracer_status);
@@ -23767,10 +24518,11 @@ hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsUnmapResources_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsUnmapResources", (void **)&hip_real.hipGraphicsUnmapResources);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
@@ -23808,6 +24560,7 @@ hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(375, tracer_depth, tracer_args.tracer_status);
@@ -23829,10 +24582,11 @@ hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsUnregisterResource_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsUnregisterResource", (void **)&hip_real.hipGraphicsUnregisterResource);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
@@ -23865,6 +24619,7 @@ hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
   tracer_args.tracer_result = tracer_real(tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(376, tracer_depth, tracer_args.tracer_status);

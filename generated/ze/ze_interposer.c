@@ -6,6 +6,7 @@
  */
 #include "ze_args.h"
 #include "ze_tracepoints.h"
+#include "tracer_recording.h"
 #include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
@@ -743,10 +744,11 @@ ze_result_t zeInit(ze_init_flags_t flags) {
   if (!tracer_real)
     tracer_real = (ze_zeInit_fn *)tracer_resolve(
         "libze_loader.so.1", "zeInit", (void **)&ze_real.zeInit);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
@@ -779,6 +781,7 @@ ze_result_t zeInit(ze_init_flags_t flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -799,10 +802,11 @@ ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
   if (!tracer_real)
     tracer_real = (ze_zeDriverGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGet", (void **)&ze_real.zeDriverGet);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCount, phDrivers);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
@@ -837,6 +841,7 @@ ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCount, tracer_args.phDrivers);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -858,10 +863,11 @@ ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetApiVersion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetApiVersion", (void **)&ze_real.zeDriverGetApiVersion);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
@@ -896,6 +902,7 @@ ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *
   tracer_args.tracer_result = tracer_real(tracer_args.hDriver, tracer_args.version);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
@@ -918,10 +925,11 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver,
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetProperties", (void **)&ze_real.zeDriverGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pDriverProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
@@ -956,6 +964,7 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver,
   tracer_args.tracer_result = tracer_real(tracer_args.hDriver, tracer_args.pDriverProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -977,10 +986,11 @@ ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetIpcProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetIpcProperties", (void **)&ze_real.zeDriverGetIpcProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pIpcProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
@@ -1015,6 +1025,7 @@ ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
   tracer_args.tracer_result = tracer_real(tracer_args.hDriver, tracer_args.pIpcProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -1036,10 +1047,11 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t 
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetExtensionProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetExtensionProperties", (void **)&ze_real.zeDriverGetExtensionProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, pExtensionProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
@@ -1077,6 +1089,7 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t 
                                           tracer_args.pExtensionProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -1099,10 +1112,11 @@ ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, cons
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetExtensionFunctionAddress_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetExtensionFunctionAddress", (void **)&ze_real.zeDriverGetExtensionFunctionAddress);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, name, ppFunctionAddress);
   }
   ze_depth++;
@@ -1122,6 +1136,7 @@ ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, cons
                                           tracer_args.ppFunctionAddress);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeDriverGetExtensionFunctionAddress_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -1144,10 +1159,11 @@ ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGet", (void **)&ze_real.zeDeviceGet);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phDevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
@@ -1185,6 +1201,7 @@ ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_
                                           tracer_args.phDevices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -1207,10 +1224,11 @@ ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetSubDevices_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetSubDevices", (void **)&ze_real.zeDeviceGetSubDevices);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phSubdevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
@@ -1248,6 +1266,7 @@ ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
                                           tracer_args.phSubdevices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -1270,10 +1289,11 @@ ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetProperties", (void **)&ze_real.zeDeviceGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDeviceProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
@@ -1308,6 +1328,7 @@ ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pDeviceProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1329,10 +1350,11 @@ ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetComputeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetComputeProperties", (void **)&ze_real.zeDeviceGetComputeProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pComputeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
@@ -1367,6 +1389,7 @@ ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pComputeProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1388,10 +1411,11 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetModuleProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetModuleProperties", (void **)&ze_real.zeDeviceGetModuleProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
@@ -1426,6 +1450,7 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pModuleProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -1447,10 +1472,11 @@ ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, u
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetCommandQueueGroupProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetCommandQueueGroupProperties", (void **)&ze_real.zeDeviceGetCommandQueueGroupProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
@@ -1488,6 +1514,7 @@ ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, u
                                           tracer_args.pCommandQueueGroupProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -1510,10 +1537,11 @@ ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pC
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetMemoryProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetMemoryProperties", (void **)&ze_real.zeDeviceGetMemoryProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pMemProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
@@ -1551,6 +1579,7 @@ ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pC
                                           tracer_args.pMemProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -1573,10 +1602,11 @@ ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetMemoryAccessProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetMemoryAccessProperties", (void **)&ze_real.zeDeviceGetMemoryAccessProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pMemAccessProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
@@ -1611,6 +1641,7 @@ ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pMemAccessProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -1632,10 +1663,11 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetCacheProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetCacheProperties", (void **)&ze_real.zeDeviceGetCacheProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCacheProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
@@ -1673,6 +1705,7 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCo
                                           tracer_args.pCacheProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -1695,10 +1728,11 @@ ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetImageProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetImageProperties", (void **)&ze_real.zeDeviceGetImageProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
@@ -1733,6 +1767,7 @@ ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pImageProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -1754,10 +1789,11 @@ ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetExternalMemoryProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetExternalMemoryProperties", (void **)&ze_real.zeDeviceGetExternalMemoryProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pExternalMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
@@ -1793,6 +1829,7 @@ ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
                                           tracer_args.pExternalMemoryProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -1814,10 +1851,11 @@ ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handl
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetP2PProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetP2PProperties", (void **)&ze_real.zeDeviceGetP2PProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, pP2PProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
@@ -1855,6 +1893,7 @@ ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handl
                                           tracer_args.pP2PProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -1876,10 +1915,11 @@ ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t
   if (!tracer_real)
     tracer_real = (ze_zeDeviceCanAccessPeer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceCanAccessPeer", (void **)&ze_real.zeDeviceCanAccessPeer);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
@@ -1917,6 +1957,7 @@ ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t
                                           tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -1938,10 +1979,11 @@ ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetStatus", (void **)&ze_real.zeDeviceGetStatus);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
@@ -1974,6 +2016,7 @@ ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -1995,10 +2038,11 @@ ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *ho
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetGlobalTimestamps_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetGlobalTimestamps", (void **)&ze_real.zeDeviceGetGlobalTimestamps);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, hostTimestamp, deviceTimestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
@@ -2036,6 +2080,7 @@ ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *ho
                                           tracer_args.deviceTimestamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -2059,10 +2104,11 @@ ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t 
   if (!tracer_real)
     tracer_real = (ze_zeContextCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextCreate", (void **)&ze_real.zeContextCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
@@ -2100,6 +2146,7 @@ ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t 
                                           tracer_args.phContext);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -2123,10 +2170,11 @@ ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_
   if (!tracer_real)
     tracer_real = (ze_zeContextCreateEx_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextCreateEx", (void **)&ze_real.zeContextCreateEx);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, numDevices, phDevices, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
@@ -2169,6 +2217,7 @@ ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_
                                           tracer_args.phContext);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -2190,10 +2239,11 @@ ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
   if (!tracer_real)
     tracer_real = (ze_zeContextDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextDestroy", (void **)&ze_real.zeContextDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext);
   }
   ze_depth++;
@@ -2209,6 +2259,7 @@ ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
   tracer_args.tracer_result = tracer_real(tracer_args.hContext);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -2229,10 +2280,11 @@ ze_result_t zeContextGetStatus(ze_context_handle_t hContext) {
   if (!tracer_real)
     tracer_real = (ze_zeContextGetStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextGetStatus", (void **)&ze_real.zeContextGetStatus);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
@@ -2265,6 +2317,7 @@ ze_result_t zeContextGetStatus(ze_context_handle_t hContext) {
   tracer_args.tracer_result = tracer_real(tracer_args.hContext);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -2287,10 +2340,11 @@ ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueCreate", (void **)&ze_real.zeCommandQueueCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
@@ -2330,6 +2384,7 @@ ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_
                                           tracer_args.desc, tracer_args.phCommandQueue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2351,10 +2406,11 @@ ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueDestroy", (void **)&ze_real.zeCommandQueueDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
@@ -2387,6 +2443,7 @@ ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandQueue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2410,10 +2467,11 @@ ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommand
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueExecuteCommandLists_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueExecuteCommandLists", (void **)&ze_real.zeCommandQueueExecuteCommandLists);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, numCommandLists, phCommandLists, hFence);
   }
   ze_depth++;
@@ -2435,6 +2493,7 @@ ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommand
                                           tracer_args.phCommandLists, tracer_args.hFence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeCommandQueueExecuteCommandLists_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -2456,10 +2515,11 @@ ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, u
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueSynchronize", (void **)&ze_real.zeCommandQueueSynchronize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, timeout);
   }
   ze_depth++;
@@ -2476,6 +2536,7 @@ ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, u
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandQueue, tracer_args.timeout);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeCommandQueueSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -2499,10 +2560,11 @@ ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t
   if (!tracer_real)
     tracer_real = (ze_zeCommandListCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListCreate", (void **)&ze_real.zeCommandListCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandList);
   }
   ze_depth++;
@@ -2524,6 +2586,7 @@ ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t
                                           tracer_args.desc, tracer_args.phCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeCommandListCreate_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -2548,10 +2611,11 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
   if (!tracer_real)
     tracer_real = (ze_zeCommandListCreateImmediate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListCreateImmediate", (void **)&ze_real.zeCommandListCreateImmediate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, altdesc, phCommandList);
   }
   ze_depth++;
@@ -2573,6 +2637,7 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
                                           tracer_args.altdesc, tracer_args.phCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeCommandListCreateImmediate_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -2595,10 +2660,11 @@ ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListDestroy", (void **)&ze_real.zeCommandListDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -2614,6 +2680,7 @@ ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -2634,10 +2701,11 @@ ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListClose_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListClose", (void **)&ze_real.zeCommandListClose);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
@@ -2670,6 +2738,7 @@ ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -2690,10 +2759,11 @@ ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListReset", (void **)&ze_real.zeCommandListReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -2709,6 +2779,7 @@ ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -2733,10 +2804,11 @@ ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCo
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendWriteGlobalTimestamp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendWriteGlobalTimestamp", (void **)&ze_real.zeCommandListAppendWriteGlobalTimestamp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
@@ -2779,6 +2851,7 @@ ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCo
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -2802,10 +2875,11 @@ ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendBarrier", (void **)&ze_real.zeCommandListAppendBarrier);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
@@ -2845,6 +2919,7 @@ ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -2870,10 +2945,11 @@ ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCom
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryRangesBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryRangesBarrier", (void **)&ze_real.zeCommandListAppendMemoryRangesBarrier);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -2923,6 +2999,7 @@ ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCom
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
@@ -2943,10 +3020,11 @@ ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handl
   if (!tracer_real)
     tracer_real = (ze_zeContextSystemBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextSystemBarrier", (void **)&ze_real.zeContextSystemBarrier);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
@@ -2981,6 +3059,7 @@ ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handl
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.hDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -3004,10 +3083,11 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryCopy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopy", (void **)&ze_real.zeCommandListAppendMemoryCopy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3049,6 +3129,7 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList,
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -3073,10 +3154,11 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryFill_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryFill", (void **)&ze_real.zeCommandListAppendMemoryFill);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3119,6 +3201,7 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -3148,10 +3231,11 @@ ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hComman
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryCopyRegion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopyRegion", (void **)&ze_real.zeCommandListAppendMemoryCopyRegion);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, dstRegion, dstPitch, dstSlicePitch, srcptr, srcRegion,
                        srcPitch, srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -3204,6 +3288,7 @@ ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hComman
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -3230,10 +3315,11 @@ ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hC
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryCopyFromContext_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopyFromContext", (void **)&ze_real.zeCommandListAppendMemoryCopyFromContext);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hContextSrc, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3276,6 +3362,7 @@ ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hC
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -3300,10 +3387,11 @@ ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopy", (void **)&ze_real.zeCommandListAppendImageCopy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3350,6 +3438,7 @@ ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -3377,10 +3466,11 @@ ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommand
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyRegion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyRegion", (void **)&ze_real.zeCommandListAppendImageCopyRegion);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -3432,6 +3522,7 @@ ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommand
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -3457,10 +3548,11 @@ ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hComma
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyToMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyToMemory", (void **)&ze_real.zeCommandListAppendImageCopyToMemory);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3510,6 +3602,7 @@ ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hComma
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -3535,10 +3628,11 @@ ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCom
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyFromMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyFromMemory", (void **)&ze_real.zeCommandListAppendImageCopyFromMemory);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3588,6 +3682,7 @@ ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCom
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -3609,10 +3704,11 @@ ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandL
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryPrefetch_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryPrefetch", (void **)&ze_real.zeCommandListAppendMemoryPrefetch);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
@@ -3650,6 +3746,7 @@ ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandL
                                           tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -3672,10 +3769,11 @@ ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemAdvise_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemAdvise", (void **)&ze_real.zeCommandListAppendMemAdvise);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDevice, ptr, size, advice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
@@ -3717,6 +3815,7 @@ ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
                                           tracer_args.ptr, tracer_args.size, tracer_args.advice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -3739,10 +3838,11 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolCreate", (void **)&ze_real.zeEventPoolCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, numDevices, phDevices, phEventPool);
   }
   ze_depth++;
@@ -3768,6 +3868,7 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
                                           tracer_args.phEventPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -3789,10 +3890,11 @@ ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolDestroy", (void **)&ze_real.zeEventPoolDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
@@ -3825,6 +3927,7 @@ ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEventPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -3846,10 +3949,11 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
   if (!tracer_real)
     tracer_real = (ze_zeEventCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventCreate", (void **)&ze_real.zeEventCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool, desc, phEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
@@ -3887,6 +3991,7 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
                                           tracer_args.phEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -3908,10 +4013,11 @@ ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventDestroy", (void **)&ze_real.zeEventDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
@@ -3944,6 +4050,7 @@ ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -3965,10 +4072,11 @@ ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolGetIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolGetIpcHandle", (void **)&ze_real.zeEventPoolGetIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool, phIpc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
@@ -4003,6 +4111,7 @@ ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
   tracer_args.tracer_result = tracer_real(tracer_args.hEventPool, tracer_args.phIpc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -4024,10 +4133,11 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolOpenIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolOpenIpcHandle", (void **)&ze_real.zeEventPoolOpenIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hIpc, phEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
@@ -4064,6 +4174,7 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
                                           tracer_args.phEventPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -4085,10 +4196,11 @@ ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolCloseIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolCloseIpcHandle", (void **)&ze_real.zeEventPoolCloseIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
@@ -4121,6 +4233,7 @@ ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEventPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -4142,10 +4255,11 @@ ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendSignalEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendSignalEvent", (void **)&ze_real.zeCommandListAppendSignalEvent);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
@@ -4180,6 +4294,7 @@ ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList, tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -4201,10 +4316,11 @@ ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandLis
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendWaitOnEvents_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendWaitOnEvents", (void **)&ze_real.zeCommandListAppendWaitOnEvents);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
@@ -4242,6 +4358,7 @@ ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandLis
                                           tracer_args.phEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -4262,10 +4379,11 @@ ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventHostSignal_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostSignal", (void **)&ze_real.zeEventHostSignal);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
@@ -4298,6 +4416,7 @@ ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -4318,10 +4437,11 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
   if (!tracer_real)
     tracer_real = (ze_zeEventHostSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostSynchronize", (void **)&ze_real.zeEventHostSynchronize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, timeout);
   }
   ze_depth++;
@@ -4338,6 +4458,7 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent, tracer_args.timeout);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeEventHostSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -4359,10 +4480,11 @@ ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventQueryStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryStatus", (void **)&ze_real.zeEventQueryStatus);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   ze_depth++;
@@ -4377,6 +4499,7 @@ ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeEventQueryStatus_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -4399,10 +4522,11 @@ ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendEventReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendEventReset", (void **)&ze_real.zeCommandListAppendEventReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
@@ -4437,6 +4561,7 @@ ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList, tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -4457,10 +4582,11 @@ ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventHostReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostReset", (void **)&ze_real.zeEventHostReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
@@ -4493,6 +4619,7 @@ ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -4514,10 +4641,11 @@ ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
   if (!tracer_real)
     tracer_real = (ze_zeEventQueryKernelTimestamp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryKernelTimestamp", (void **)&ze_real.zeEventQueryKernelTimestamp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, dstptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
@@ -4552,6 +4680,7 @@ ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent, tracer_args.dstptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -4578,10 +4707,11 @@ ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hC
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendQueryKernelTimestamps_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendQueryKernelTimestamps", (void **)&ze_real.zeCommandListAppendQueryKernelTimestamps);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents, dstptr, pOffsets, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -4633,6 +4763,7 @@ ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hC
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -4654,10 +4785,11 @@ ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fenc
   if (!tracer_real)
     tracer_real = (ze_zeFenceCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceCreate", (void **)&ze_real.zeFenceCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, desc, phFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
@@ -4695,6 +4827,7 @@ ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fenc
                                           tracer_args.phFence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -4716,10 +4849,11 @@ ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceDestroy", (void **)&ze_real.zeFenceDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
@@ -4752,6 +4886,7 @@ ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -4772,10 +4907,11 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceHostSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceHostSynchronize", (void **)&ze_real.zeFenceHostSynchronize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence, timeout);
   }
   ze_depth++;
@@ -4792,6 +4928,7 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFence, tracer_args.timeout);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeFenceHostSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -4813,10 +4950,11 @@ ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceQueryStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceQueryStatus", (void **)&ze_real.zeFenceQueryStatus);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
@@ -4849,6 +4987,7 @@ ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -4869,10 +5008,11 @@ ze_result_t zeFenceReset(ze_fence_handle_t hFence) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceReset", (void **)&ze_real.zeFenceReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
@@ -4905,6 +5045,7 @@ ze_result_t zeFenceReset(ze_fence_handle_t hFence) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -4926,10 +5067,11 @@ ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc
   if (!tracer_real)
     tracer_real = (ze_zeImageGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetProperties", (void **)&ze_real.zeImageGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, desc, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
@@ -4967,6 +5109,7 @@ ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc
                                           tracer_args.pImageProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -4988,10 +5131,11 @@ ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
   if (!tracer_real)
     tracer_real = (ze_zeImageCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageCreate", (void **)&ze_real.zeImageCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
@@ -5031,6 +5175,7 @@ ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
                                           tracer_args.desc, tracer_args.phImage);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -5052,10 +5197,11 @@ ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
   if (!tracer_real)
     tracer_real = (ze_zeImageDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageDestroy", (void **)&ze_real.zeImageDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
@@ -5088,6 +5234,7 @@ ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
   tracer_args.tracer_result = tracer_real(tracer_args.hImage);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -5111,10 +5258,11 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext,
   if (!tracer_real)
     tracer_real = (ze_zeMemAllocShared_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocShared", (void **)&ze_real.zeMemAllocShared);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, device_desc, host_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -5144,6 +5292,7 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext,
                                           tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeMemAllocShared_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -5168,10 +5317,11 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext,
   if (!tracer_real)
     tracer_real = (ze_zeMemAllocDevice_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocDevice", (void **)&ze_real.zeMemAllocDevice);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, device_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -5198,6 +5348,7 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext,
                                           tracer_args.hDevice, tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeMemAllocDevice_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -5221,10 +5372,11 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
   if (!tracer_real)
     tracer_real = (ze_zeMemAllocHost_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocHost", (void **)&ze_real.zeMemAllocHost);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, host_desc, size, alignment, pptr);
   }
   ze_depth++;
@@ -5249,6 +5401,7 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
                                           tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeMemAllocHost_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -5271,10 +5424,11 @@ ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemFree_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemFree", (void **)&ze_real.zeMemFree);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
   }
   ze_depth++;
@@ -5292,6 +5446,7 @@ ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
@@ -5314,10 +5469,11 @@ ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void *pt
   if (!tracer_real)
     tracer_real = (ze_zeMemGetAllocProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetAllocProperties", (void **)&ze_real.zeMemGetAllocProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
@@ -5357,6 +5513,7 @@ ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void *pt
                                           tracer_args.pMemAllocProperties, tracer_args.phDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
@@ -5379,10 +5536,11 @@ ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, 
   if (!tracer_real)
     tracer_real = (ze_zeMemGetAddressRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetAddressRange", (void **)&ze_real.zeMemGetAddressRange);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pBase, pSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
@@ -5422,6 +5580,7 @@ ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, 
                                           tracer_args.pSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
@@ -5445,10 +5604,11 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
   if (!tracer_real)
     tracer_real = (ze_zeMemGetIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetIpcHandle", (void **)&ze_real.zeMemGetIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pIpcHandle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
@@ -5486,6 +5646,7 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
                                           tracer_args.pIpcHandle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
@@ -5507,10 +5668,11 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
   if (!tracer_real)
     tracer_real = (ze_zeMemOpenIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemOpenIpcHandle", (void **)&ze_real.zeMemOpenIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, handle, flags, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
@@ -5551,6 +5713,7 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
                                           tracer_args.handle, tracer_args.flags, tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
@@ -5572,10 +5735,11 @@ ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemCloseIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemCloseIpcHandle", (void **)&ze_real.zeMemCloseIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
@@ -5610,6 +5774,7 @@ ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
@@ -5632,10 +5797,11 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
   if (!tracer_real)
     tracer_real = (ze_zeModuleCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleCreate", (void **)&ze_real.zeModuleCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
@@ -5678,6 +5844,7 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
                                           tracer_args.phBuildLog);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
@@ -5700,10 +5867,11 @@ ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleDestroy", (void **)&ze_real.zeModuleDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
@@ -5736,6 +5904,7 @@ ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
   tracer_args.tracer_result = tracer_real(tracer_args.hModule);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
@@ -5757,10 +5926,11 @@ ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModul
   if (!tracer_real)
     tracer_real = (ze_zeModuleDynamicLink_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleDynamicLink", (void **)&ze_real.zeModuleDynamicLink);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numModules, phModules, phLinkLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
@@ -5798,6 +5968,7 @@ ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModul
                                           tracer_args.phLinkLog);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -5819,10 +5990,11 @@ ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog
   if (!tracer_real)
     tracer_real = (ze_zeModuleBuildLogDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleBuildLogDestroy", (void **)&ze_real.zeModuleBuildLogDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
@@ -5855,6 +6027,7 @@ ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog
   tracer_args.tracer_result = tracer_real(tracer_args.hModuleBuildLog);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
@@ -5876,10 +6049,11 @@ ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildL
   if (!tracer_real)
     tracer_real = (ze_zeModuleBuildLogGetString_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleBuildLogGetString", (void **)&ze_real.zeModuleBuildLogGetString);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog, pSize, pBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
@@ -5917,6 +6091,7 @@ ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildL
                                           tracer_args.pBuildLog);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -5940,10 +6115,11 @@ ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize,
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetNativeBinary_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetNativeBinary", (void **)&ze_real.zeModuleGetNativeBinary);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pSize, pModuleNativeBinary);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
@@ -5981,6 +6157,7 @@ ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize,
                                           tracer_args.pModuleNativeBinary);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -6004,10 +6181,11 @@ ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGl
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetGlobalPointer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetGlobalPointer", (void **)&ze_real.zeModuleGetGlobalPointer);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pGlobalName, pSize, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
@@ -6047,6 +6225,7 @@ ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGl
                                           tracer_args.pSize, tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
@@ -6069,10 +6248,11 @@ ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetKernelNames_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetKernelNames", (void **)&ze_real.zeModuleGetKernelNames);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pCount, pNames);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
@@ -6110,6 +6290,7 @@ ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount,
                                           tracer_args.pNames);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -6132,10 +6313,11 @@ ze_result_t zeModuleGetProperties(ze_module_handle_t hModule,
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetProperties", (void **)&ze_real.zeModuleGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
@@ -6170,6 +6352,7 @@ ze_result_t zeModuleGetProperties(ze_module_handle_t hModule,
   tracer_args.tracer_result = tracer_real(tracer_args.hModule, tracer_args.pModuleProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
@@ -6191,10 +6374,11 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *d
   if (!tracer_real)
     tracer_real = (ze_zeKernelCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelCreate", (void **)&ze_real.zeKernelCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, desc, phKernel);
   }
   ze_depth++;
@@ -6214,6 +6398,7 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *d
                                           tracer_args.phKernel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeKernelCreate_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -6236,10 +6421,11 @@ ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelDestroy", (void **)&ze_real.zeKernelDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
@@ -6272,6 +6458,7 @@ ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
@@ -6293,10 +6480,11 @@ ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *p
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetFunctionPointer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetFunctionPointer", (void **)&ze_real.zeModuleGetFunctionPointer);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pFunctionName, pfnFunction);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
@@ -6334,6 +6522,7 @@ ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *p
                                           tracer_args.pfnFunction);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -6356,10 +6545,11 @@ ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetGroupSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetGroupSize", (void **)&ze_real.zeKernelSetGroupSize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
@@ -6399,6 +6589,7 @@ ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX
                                           tracer_args.groupSizeY, tracer_args.groupSizeZ);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -6422,10 +6613,11 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
   if (!tracer_real)
     tracer_real = (ze_zeKernelSuggestGroupSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSuggestGroupSize", (void **)&ze_real.zeKernelSuggestGroupSize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, globalSizeX, globalSizeY, globalSizeZ, groupSizeX, groupSizeY,
                        groupSizeZ);
   }
@@ -6475,6 +6667,7 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
                                           tracer_args.groupSizeZ);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -6499,10 +6692,11 @@ ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zeKernelSuggestMaxCooperativeGroupCount_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSuggestMaxCooperativeGroupCount", (void **)&ze_real.zeKernelSuggestMaxCooperativeGroupCount);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, totalGroupCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
@@ -6537,6 +6731,7 @@ ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.totalGroupCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -6559,10 +6754,11 @@ ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argInd
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetArgumentValue_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetArgumentValue", (void **)&ze_real.zeKernelSetArgumentValue);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, argIndex, argSize, pArgValue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
@@ -6602,6 +6798,7 @@ ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argInd
                                           tracer_args.argSize, tracer_args.pArgValue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
@@ -6623,10 +6820,11 @@ ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetIndirectAccess_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetIndirectAccess", (void **)&ze_real.zeKernelSetIndirectAccess);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
@@ -6661,6 +6859,7 @@ ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
@@ -6682,10 +6881,11 @@ ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetIndirectAccess_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetIndirectAccess", (void **)&ze_real.zeKernelGetIndirectAccess);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pFlags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
@@ -6720,6 +6920,7 @@ ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.pFlags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -6741,10 +6942,11 @@ ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pS
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetSourceAttributes_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetSourceAttributes", (void **)&ze_real.zeKernelGetSourceAttributes);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pString);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
@@ -6782,6 +6984,7 @@ ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pS
                                           tracer_args.pString);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -6804,10 +7007,11 @@ ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_f
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetCacheConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetCacheConfig", (void **)&ze_real.zeKernelSetCacheConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
@@ -6842,6 +7046,7 @@ ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_f
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -6863,10 +7068,11 @@ ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetProperties", (void **)&ze_real.zeKernelGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pKernelProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
@@ -6901,6 +7107,7 @@ ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.pKernelProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -6921,10 +7128,11 @@ ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pNa
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetName_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetName", (void **)&ze_real.zeKernelGetName);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pName);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
@@ -6961,6 +7169,7 @@ ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pNa
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.pSize, tracer_args.pName);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -6987,10 +7196,11 @@ ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandLis
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchKernel_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchKernel", (void **)&ze_real.zeCommandListAppendLaunchKernel);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -7028,6 +7238,7 @@ ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandLis
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7054,10 +7265,11 @@ ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t 
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchCooperativeKernel_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchCooperativeKernel", (void **)&ze_real.zeCommandListAppendLaunchCooperativeKernel);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -7095,6 +7307,7 @@ ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t 
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7121,10 +7334,11 @@ ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCo
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchKernelIndirect_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchKernelIndirect", (void **)&ze_real.zeCommandListAppendLaunchKernelIndirect);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -7163,6 +7377,7 @@ ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCo
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7191,10 +7406,11 @@ ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_han
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchMultipleKernelsIndirect_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchMultipleKernelsIndirect", (void **)&ze_real.zeCommandListAppendLaunchMultipleKernelsIndirect);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numKernels, phKernels, pCountBuffer, pLaunchArgumentsBuffer,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -7247,6 +7463,7 @@ ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_han
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -7268,10 +7485,11 @@ ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_
   if (!tracer_real)
     tracer_real = (ze_zeContextMakeMemoryResident_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextMakeMemoryResident", (void **)&ze_real.zeContextMakeMemoryResident);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
@@ -7311,6 +7529,7 @@ ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_
                                           tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -7332,10 +7551,11 @@ ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_
   if (!tracer_real)
     tracer_real = (ze_zeContextEvictMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextEvictMemory", (void **)&ze_real.zeContextEvictMemory);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
@@ -7375,6 +7595,7 @@ ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_
                                           tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
@@ -7396,10 +7617,11 @@ ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_h
   if (!tracer_real)
     tracer_real = (ze_zeContextMakeImageResident_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextMakeImageResident", (void **)&ze_real.zeContextMakeImageResident);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
@@ -7437,6 +7659,7 @@ ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_h
                                           tracer_args.hImage);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
@@ -7458,10 +7681,11 @@ ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t
   if (!tracer_real)
     tracer_real = (ze_zeContextEvictImage_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextEvictImage", (void **)&ze_real.zeContextEvictImage);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
@@ -7499,6 +7723,7 @@ ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t
                                           tracer_args.hImage);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
@@ -7520,10 +7745,11 @@ ze_result_t zeSamplerCreate(ze_context_handle_t hContext, ze_device_handle_t hDe
   if (!tracer_real)
     tracer_real = (ze_zeSamplerCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeSamplerCreate", (void **)&ze_real.zeSamplerCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
@@ -7563,6 +7789,7 @@ ze_result_t zeSamplerCreate(ze_context_handle_t hContext, ze_device_handle_t hDe
                                           tracer_args.desc, tracer_args.phSampler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
@@ -7584,10 +7811,11 @@ ze_result_t zeSamplerDestroy(ze_sampler_handle_t hSampler) {
   if (!tracer_real)
     tracer_real = (ze_zeSamplerDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeSamplerDestroy", (void **)&ze_real.zeSamplerDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
@@ -7620,6 +7848,7 @@ ze_result_t zeSamplerDestroy(ze_sampler_handle_t hSampler) {
   tracer_args.tracer_result = tracer_real(tracer_args.hSampler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
@@ -7641,10 +7870,11 @@ ze_result_t zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemReserve_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemReserve", (void **)&ze_real.zeVirtualMemReserve);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, pStart, size, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
@@ -7684,6 +7914,7 @@ ze_result_t zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart
                                           tracer_args.size, tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -7705,10 +7936,11 @@ ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr, size
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemFree_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemFree", (void **)&ze_real.zeVirtualMemFree);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
@@ -7745,6 +7977,7 @@ ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr, size
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -7766,10 +7999,11 @@ ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_ha
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemQueryPageSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemQueryPageSize", (void **)&ze_real.zeVirtualMemQueryPageSize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, size, pagesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
@@ -7809,6 +8043,7 @@ ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_ha
                                           tracer_args.size, tracer_args.pagesize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -7832,10 +8067,11 @@ ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t
   if (!tracer_real)
     tracer_real = (ze_zePhysicalMemCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zePhysicalMemCreate", (void **)&ze_real.zePhysicalMemCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
@@ -7875,6 +8111,7 @@ ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t
                                           tracer_args.desc, tracer_args.phPhysicalMemory);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -7897,10 +8134,11 @@ ze_result_t zePhysicalMemDestroy(ze_context_handle_t hContext,
   if (!tracer_real)
     tracer_real = (ze_zePhysicalMemDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zePhysicalMemDestroy", (void **)&ze_real.zePhysicalMemDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
@@ -7935,6 +8173,7 @@ ze_result_t zePhysicalMemDestroy(ze_context_handle_t hContext,
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.hPhysicalMemory);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -7957,10 +8196,11 @@ ze_result_t zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemMap_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemMap", (void **)&ze_real.zeVirtualMemMap);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
@@ -8005,6 +8245,7 @@ ze_result_t zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_
                                           tracer_args.access);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -8025,10 +8266,11 @@ ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr, siz
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemUnmap_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemUnmap", (void **)&ze_real.zeVirtualMemUnmap);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
@@ -8065,6 +8307,7 @@ ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr, siz
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -8086,10 +8329,11 @@ ze_result_t zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const v
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemSetAccessAttribute_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemSetAccessAttribute", (void **)&ze_real.zeVirtualMemSetAccessAttribute);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
@@ -8129,6 +8373,7 @@ ze_result_t zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const v
                                           tracer_args.access);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -8151,10 +8396,11 @@ ze_result_t zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const v
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemGetAccessAttribute_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemGetAccessAttribute", (void **)&ze_real.zeVirtualMemGetAccessAttribute);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access, outSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
@@ -8196,6 +8442,7 @@ ze_result_t zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const v
                                           tracer_args.access, tracer_args.outSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -8219,10 +8466,11 @@ ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offs
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetGlobalOffsetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetGlobalOffsetExp", (void **)&ze_real.zeKernelSetGlobalOffsetExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, offsetX, offsetY, offsetZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
@@ -8262,6 +8510,7 @@ ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offs
                                           tracer_args.offsetY, tracer_args.offsetZ);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
@@ -8283,10 +8532,11 @@ ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLeve
   if (!tracer_real)
     tracer_real = (ze_zeDeviceReserveCacheExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceReserveCacheExt", (void **)&ze_real.zeDeviceReserveCacheExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, cacheLevel, cacheReservationSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
@@ -8324,6 +8574,7 @@ ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLeve
                                           tracer_args.cacheReservationSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
@@ -8345,10 +8596,11 @@ ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void *ptr, siz
   if (!tracer_real)
     tracer_real = (ze_zeDeviceSetCacheAdviceExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceSetCacheAdviceExt", (void **)&ze_real.zeDeviceSetCacheAdviceExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, ptr, regionSize, cacheRegion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
@@ -8388,6 +8640,7 @@ ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void *ptr, siz
                                           tracer_args.regionSize, tracer_args.cacheRegion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
@@ -8409,10 +8662,11 @@ ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle
   if (!tracer_real)
     tracer_real = (ze_zeEventQueryTimestampsExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryTimestampsExp", (void **)&ze_real.zeEventQueryTimestampsExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, hDevice, pCount, pTimestamps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
@@ -8452,6 +8706,7 @@ ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle
                                           tracer_args.pCount, tracer_args.pTimestamps);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
@@ -8474,10 +8729,11 @@ ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage,
   if (!tracer_real)
     tracer_real = (ze_zeImageGetMemoryPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetMemoryPropertiesExp", (void **)&ze_real.zeImageGetMemoryPropertiesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hImage, pMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
@@ -8512,6 +8768,7 @@ ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage,
   tracer_args.tracer_result = tracer_real(tracer_args.hImage, tracer_args.pMemoryProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
@@ -8534,10 +8791,11 @@ ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_
   if (!tracer_real)
     tracer_real = (ze_zeImageViewCreateExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageViewCreateExp", (void **)&ze_real.zeImageViewCreateExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, hImage, phImageView);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
@@ -8580,6 +8838,7 @@ ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_
                                           tracer_args.phImageView);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -8602,10 +8861,11 @@ ze_result_t zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zeKernelSchedulingHintExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSchedulingHintExp", (void **)&ze_real.zeKernelSchedulingHintExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pHint);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
@@ -8640,6 +8900,7 @@ ze_result_t zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.pHint);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -8661,10 +8922,11 @@ ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDevicePciGetPropertiesExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDevicePciGetPropertiesExt", (void **)&ze_real.zeDevicePciGetPropertiesExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pPciProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
@@ -8699,6 +8961,7 @@ ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pPciProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
@@ -8725,10 +8988,11 @@ ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCo
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyToMemoryExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyToMemoryExt", (void **)&ze_real.zeCommandListAppendImageCopyToMemoryExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, destRowPitch, destSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -8783,6 +9047,7 @@ ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCo
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
@@ -8810,10 +9075,11 @@ ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t h
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyFromMemoryExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyFromMemoryExt", (void **)&ze_real.zeCommandListAppendImageCopyFromMemoryExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, srcRowPitch, srcSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -8868,6 +9134,7 @@ ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t h
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
@@ -8889,10 +9156,11 @@ ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_
   if (!tracer_real)
     tracer_real = (ze_zeImageGetAllocPropertiesExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetAllocPropertiesExt", (void **)&ze_real.zeImageGetAllocPropertiesExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hImage, pImageAllocProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
@@ -8930,6 +9198,7 @@ ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_
                                           tracer_args.pImageAllocProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
@@ -8952,10 +9221,11 @@ ze_result_t zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t *pInspect
   if (!tracer_real)
     tracer_real = (ze_zeModuleInspectLinkageExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleInspectLinkageExt", (void **)&ze_real.zeModuleInspectLinkageExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pInspectDesc, numModules, phModules, phLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
@@ -8995,6 +9265,7 @@ ze_result_t zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t *pInspect
                                           tracer_args.phModules, tracer_args.phLog);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
@@ -9017,10 +9288,11 @@ ze_result_t zeMemFreeExt(ze_context_handle_t hContext,
   if (!tracer_real)
     tracer_real = (ze_zeMemFreeExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemFreeExt", (void **)&ze_real.zeMemFreeExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, pMemFreeDesc, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
@@ -9058,6 +9330,7 @@ ze_result_t zeMemFreeExt(ze_context_handle_t hContext,
                                           tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
@@ -9079,10 +9352,11 @@ ze_result_t zeFabricVertexGetExp(ze_driver_handle_t hDriver, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetExp", (void **)&ze_real.zeFabricVertexGetExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phVertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
@@ -9120,6 +9394,7 @@ ze_result_t zeFabricVertexGetExp(ze_driver_handle_t hDriver, uint32_t *pCount,
                                           tracer_args.phVertices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
@@ -9142,10 +9417,11 @@ ze_result_t zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t hVertex, u
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetSubVerticesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetSubVerticesExp", (void **)&ze_real.zeFabricVertexGetSubVerticesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertex, pCount, phSubvertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
@@ -9183,6 +9459,7 @@ ze_result_t zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t hVertex, u
                                           tracer_args.phSubvertices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
@@ -9205,10 +9482,11 @@ ze_result_t zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t hVertex,
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetPropertiesExp", (void **)&ze_real.zeFabricVertexGetPropertiesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertex, pVertexProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
@@ -9243,6 +9521,7 @@ ze_result_t zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t hVertex,
   tracer_args.tracer_result = tracer_real(tracer_args.hVertex, tracer_args.pVertexProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -9264,10 +9543,11 @@ ze_result_t zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t hVertex,
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetDeviceExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetDeviceExp", (void **)&ze_real.zeFabricVertexGetDeviceExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertex, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
@@ -9302,6 +9582,7 @@ ze_result_t zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t hVertex,
   tracer_args.tracer_result = tracer_real(tracer_args.hVertex, tracer_args.phDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -9324,10 +9605,11 @@ ze_result_t zeDeviceGetFabricVertexExp(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetFabricVertexExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetFabricVertexExp", (void **)&ze_real.zeDeviceGetFabricVertexExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, phVertex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
@@ -9362,6 +9644,7 @@ ze_result_t zeDeviceGetFabricVertexExp(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.phVertex);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -9385,10 +9668,11 @@ ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA,
   if (!tracer_real)
     tracer_real = (ze_zeFabricEdgeGetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetExp", (void **)&ze_real.zeFabricEdgeGetExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertexA, hVertexB, pCount, phEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
@@ -9428,6 +9712,7 @@ ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA,
                                           tracer_args.pCount, tracer_args.phEdges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
@@ -9451,10 +9736,11 @@ ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge,
   if (!tracer_real)
     tracer_real = (ze_zeFabricEdgeGetVerticesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetVerticesExp", (void **)&ze_real.zeFabricEdgeGetVerticesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEdge, phVertexA, phVertexB);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
@@ -9492,6 +9778,7 @@ ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge,
                                           tracer_args.phVertexB);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
@@ -9515,10 +9802,11 @@ ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge,
   if (!tracer_real)
     tracer_real = (ze_zeFabricEdgeGetPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetPropertiesExp", (void **)&ze_real.zeFabricEdgeGetPropertiesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEdge, pEdgeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
@@ -9553,6 +9841,7 @@ ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge,
   tracer_args.tracer_result = tracer_real(tracer_args.hEdge, tracer_args.pEdgeProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
@@ -9575,10 +9864,11 @@ ze_result_t zetModuleGetDebugInfo(zet_module_handle_t hModule,
   if (!tracer_real)
     tracer_real = (ze_zetModuleGetDebugInfo_fn *)tracer_resolve(
         "libze_loader.so.1", "zetModuleGetDebugInfo", (void **)&ze_real.zetModuleGetDebugInfo);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, format, pSize, pDebugInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
@@ -9618,6 +9908,7 @@ ze_result_t zetModuleGetDebugInfo(zet_module_handle_t hModule,
                                           tracer_args.pSize, tracer_args.pDebugInfo);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -9641,10 +9932,11 @@ ze_result_t zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zetDeviceGetDebugProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDeviceGetDebugProperties", (void **)&ze_real.zetDeviceGetDebugProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDebugProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
@@ -9679,6 +9971,7 @@ ze_result_t zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pDebugProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
@@ -9700,10 +9993,11 @@ ze_result_t zetDebugAttach(zet_device_handle_t hDevice, const zet_debug_config_t
   if (!tracer_real)
     tracer_real = (ze_zetDebugAttach_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugAttach", (void **)&ze_real.zetDebugAttach);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, config, phDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
@@ -9741,6 +10035,7 @@ ze_result_t zetDebugAttach(zet_device_handle_t hDevice, const zet_debug_config_t
                                           tracer_args.phDebug);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
@@ -9762,10 +10057,11 @@ ze_result_t zetDebugDetach(zet_debug_session_handle_t hDebug) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugDetach_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugDetach", (void **)&ze_real.zetDebugDetach);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
@@ -9798,6 +10094,7 @@ ze_result_t zetDebugDetach(zet_debug_session_handle_t hDebug) {
   tracer_args.tracer_result = tracer_real(tracer_args.hDebug);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -9819,10 +10116,11 @@ ze_result_t zetDebugReadEvent(zet_debug_session_handle_t hDebug, uint64_t timeou
   if (!tracer_real)
     tracer_real = (ze_zetDebugReadEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadEvent", (void **)&ze_real.zetDebugReadEvent);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, timeout, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
@@ -9860,6 +10158,7 @@ ze_result_t zetDebugReadEvent(zet_debug_session_handle_t hDebug, uint64_t timeou
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -9881,10 +10180,11 @@ ze_result_t zetDebugAcknowledgeEvent(zet_debug_session_handle_t hDebug,
   if (!tracer_real)
     tracer_real = (ze_zetDebugAcknowledgeEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugAcknowledgeEvent", (void **)&ze_real.zetDebugAcknowledgeEvent);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
@@ -9919,6 +10219,7 @@ ze_result_t zetDebugAcknowledgeEvent(zet_debug_session_handle_t hDebug,
   tracer_args.tracer_result = tracer_real(tracer_args.hDebug, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -9939,10 +10240,11 @@ ze_result_t zetDebugInterrupt(zet_debug_session_handle_t hDebug, ze_device_threa
   if (!tracer_real)
     tracer_real = (ze_zetDebugInterrupt_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugInterrupt", (void **)&ze_real.zetDebugInterrupt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
@@ -9976,6 +10278,7 @@ ze_result_t zetDebugInterrupt(zet_debug_session_handle_t hDebug, ze_device_threa
   tracer_args.tracer_result = tracer_real(tracer_args.hDebug, tracer_args.thread);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -9996,10 +10299,11 @@ ze_result_t zetDebugResume(zet_debug_session_handle_t hDebug, ze_device_thread_t
   if (!tracer_real)
     tracer_real = (ze_zetDebugResume_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugResume", (void **)&ze_real.zetDebugResume);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
@@ -10033,6 +10337,7 @@ ze_result_t zetDebugResume(zet_debug_session_handle_t hDebug, ze_device_thread_t
   tracer_args.tracer_result = tracer_real(tracer_args.hDebug, tracer_args.thread);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -10054,10 +10359,11 @@ ze_result_t zetDebugReadMemory(zet_debug_session_handle_t hDebug, ze_device_thre
   if (!tracer_real)
     tracer_real = (ze_zetDebugReadMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadMemory", (void **)&ze_real.zetDebugReadMemory);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
@@ -10098,6 +10404,7 @@ ze_result_t zetDebugReadMemory(zet_debug_session_handle_t hDebug, ze_device_thre
                                           tracer_args.size, tracer_args.buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
@@ -10120,10 +10427,11 @@ ze_result_t zetDebugWriteMemory(zet_debug_session_handle_t hDebug, ze_device_thr
   if (!tracer_real)
     tracer_real = (ze_zetDebugWriteMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugWriteMemory", (void **)&ze_real.zetDebugWriteMemory);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
@@ -10164,6 +10472,7 @@ ze_result_t zetDebugWriteMemory(zet_debug_session_handle_t hDebug, ze_device_thr
                                           tracer_args.size, tracer_args.buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -10185,10 +10494,11 @@ ze_result_t zetDebugGetRegisterSetProperties(zet_device_handle_t hDevice, uint32
   if (!tracer_real)
     tracer_real = (ze_zetDebugGetRegisterSetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugGetRegisterSetProperties", (void **)&ze_real.zetDebugGetRegisterSetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pRegisterSetProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
@@ -10226,6 +10536,7 @@ ze_result_t zetDebugGetRegisterSetProperties(zet_device_handle_t hDevice, uint32
                                           tracer_args.pRegisterSetProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -10249,10 +10560,11 @@ ze_result_t zetDebugReadRegisters(zet_debug_session_handle_t hDebug, ze_device_t
   if (!tracer_real)
     tracer_real = (ze_zetDebugReadRegisters_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadRegisters", (void **)&ze_real.zetDebugReadRegisters);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
@@ -10296,6 +10608,7 @@ ze_result_t zetDebugReadRegisters(zet_debug_session_handle_t hDebug, ze_device_t
                                           tracer_args.pRegisterValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -10318,10 +10631,11 @@ ze_result_t zetDebugWriteRegisters(zet_debug_session_handle_t hDebug, ze_device_
   if (!tracer_real)
     tracer_real = (ze_zetDebugWriteRegisters_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugWriteRegisters", (void **)&ze_real.zetDebugWriteRegisters);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
@@ -10365,6 +10679,7 @@ ze_result_t zetDebugWriteRegisters(zet_debug_session_handle_t hDebug, ze_device_
                                           tracer_args.pRegisterValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -10386,10 +10701,11 @@ ze_result_t zetMetricGroupGet(zet_device_handle_t hDevice, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupGet", (void **)&ze_real.zetMetricGroupGet);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
@@ -10427,6 +10743,7 @@ ze_result_t zetMetricGroupGet(zet_device_handle_t hDevice, uint32_t *pCount,
                                           tracer_args.phMetricGroups);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -10449,10 +10766,11 @@ ze_result_t zetMetricGroupGetProperties(zet_metric_group_handle_t hMetricGroup,
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupGetProperties", (void **)&ze_real.zetMetricGroupGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
@@ -10487,6 +10805,7 @@ ze_result_t zetMetricGroupGetProperties(zet_metric_group_handle_t hMetricGroup,
   tracer_args.tracer_result = tracer_real(tracer_args.hMetricGroup, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -10511,10 +10830,11 @@ ze_result_t zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t hMetri
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupCalculateMetricValues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupCalculateMetricValues", (void **)&ze_real.zetMetricGroupCalculateMetricValues);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
@@ -10560,6 +10880,7 @@ ze_result_t zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t hMetri
                                           tracer_args.pMetricValueCount, tracer_args.pMetricValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -10582,10 +10903,11 @@ ze_result_t zetMetricGet(zet_metric_group_handle_t hMetricGroup, uint32_t *pCoun
   if (!tracer_real)
     tracer_real = (ze_zetMetricGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGet", (void **)&ze_real.zetMetricGet);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pCount, phMetrics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
@@ -10623,6 +10945,7 @@ ze_result_t zetMetricGet(zet_metric_group_handle_t hMetricGroup, uint32_t *pCoun
                                           tracer_args.phMetrics);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -10644,10 +10967,11 @@ ze_result_t zetMetricGetProperties(zet_metric_handle_t hMetric, zet_metric_prope
   if (!tracer_real)
     tracer_real = (ze_zetMetricGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGetProperties", (void **)&ze_real.zetMetricGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetric, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
@@ -10682,6 +11006,7 @@ ze_result_t zetMetricGetProperties(zet_metric_handle_t hMetric, zet_metric_prope
   tracer_args.tracer_result = tracer_real(tracer_args.hMetric, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -10704,10 +11029,11 @@ ze_result_t zetContextActivateMetricGroups(zet_context_handle_t hContext,
   if (!tracer_real)
     tracer_real = (ze_zetContextActivateMetricGroups_fn *)tracer_resolve(
         "libze_loader.so.1", "zetContextActivateMetricGroups", (void **)&ze_real.zetContextActivateMetricGroups);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, count, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
@@ -10747,6 +11073,7 @@ ze_result_t zetContextActivateMetricGroups(zet_context_handle_t hContext,
                                           tracer_args.count, tracer_args.phMetricGroups);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -10771,10 +11098,11 @@ ze_result_t zetMetricStreamerOpen(zet_context_handle_t hContext, zet_device_hand
   if (!tracer_real)
     tracer_real = (ze_zetMetricStreamerOpen_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerOpen", (void **)&ze_real.zetMetricStreamerOpen);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
@@ -10821,6 +11149,7 @@ ze_result_t zetMetricStreamerOpen(zet_context_handle_t hContext, zet_device_hand
                                           tracer_args.phMetricStreamer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -10844,10 +11173,11 @@ ze_result_t zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t h
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricStreamerMarker_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricStreamerMarker", (void **)&ze_real.zetCommandListAppendMetricStreamerMarker);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricStreamer, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
@@ -10885,6 +11215,7 @@ ze_result_t zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t h
                                           tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -10905,10 +11236,11 @@ ze_result_t zetMetricStreamerClose(zet_metric_streamer_handle_t hMetricStreamer)
   if (!tracer_real)
     tracer_real = (ze_zetMetricStreamerClose_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerClose", (void **)&ze_real.zetMetricStreamerClose);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
@@ -10941,6 +11273,7 @@ ze_result_t zetMetricStreamerClose(zet_metric_streamer_handle_t hMetricStreamer)
   tracer_args.tracer_result = tracer_real(tracer_args.hMetricStreamer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -10963,10 +11296,11 @@ ze_result_t zetMetricStreamerReadData(zet_metric_streamer_handle_t hMetricStream
   if (!tracer_real)
     tracer_real = (ze_zetMetricStreamerReadData_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerReadData", (void **)&ze_real.zetMetricStreamerReadData);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
@@ -11006,6 +11340,7 @@ ze_result_t zetMetricStreamerReadData(zet_metric_streamer_handle_t hMetricStream
                                           tracer_args.pRawDataSize, tracer_args.pRawData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -11030,10 +11365,11 @@ ze_result_t zetMetricQueryPoolCreate(zet_context_handle_t hContext, zet_device_h
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryPoolCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryPoolCreate", (void **)&ze_real.zetMetricQueryPoolCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
@@ -11076,6 +11412,7 @@ ze_result_t zetMetricQueryPoolCreate(zet_context_handle_t hContext, zet_device_h
                                           tracer_args.phMetricQueryPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -11097,10 +11434,11 @@ ze_result_t zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t hMetricQuer
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryPoolDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryPoolDestroy", (void **)&ze_real.zetMetricQueryPoolDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
@@ -11133,6 +11471,7 @@ ze_result_t zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t hMetricQuer
   tracer_args.tracer_result = tracer_real(tracer_args.hMetricQueryPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -11154,10 +11493,11 @@ ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryCreate", (void **)&ze_real.zetMetricQueryCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool, index, phMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
@@ -11195,6 +11535,7 @@ ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool
                                           tracer_args.phMetricQuery);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -11216,10 +11557,11 @@ ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryDestroy", (void **)&ze_real.zetMetricQueryDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
@@ -11252,6 +11594,7 @@ ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) {
   tracer_args.tracer_result = tracer_real(tracer_args.hMetricQuery);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -11272,10 +11615,11 @@ ze_result_t zetMetricQueryReset(zet_metric_query_handle_t hMetricQuery) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryReset", (void **)&ze_real.zetMetricQueryReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
@@ -11308,6 +11652,7 @@ ze_result_t zetMetricQueryReset(zet_metric_query_handle_t hMetricQuery) {
   tracer_args.tracer_result = tracer_real(tracer_args.hMetricQuery);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -11329,10 +11674,11 @@ ze_result_t zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t hComm
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricQueryBegin_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricQueryBegin", (void **)&ze_real.zetCommandListAppendMetricQueryBegin);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
@@ -11367,6 +11713,7 @@ ze_result_t zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t hComm
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList, tracer_args.hMetricQuery);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -11391,10 +11738,11 @@ ze_result_t zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t hComman
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricQueryEnd_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricQueryEnd", (void **)&ze_real.zetCommandListAppendMetricQueryEnd);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
@@ -11438,6 +11786,7 @@ ze_result_t zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t hComman
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -11458,10 +11807,11 @@ ze_result_t zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t hC
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricMemoryBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricMemoryBarrier", (void **)&ze_real.zetCommandListAppendMetricMemoryBarrier);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
@@ -11494,6 +11844,7 @@ ze_result_t zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t hC
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -11515,10 +11866,11 @@ ze_result_t zetMetricQueryGetData(zet_metric_query_handle_t hMetricQuery, size_t
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryGetData_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryGetData", (void **)&ze_real.zetMetricQueryGetData);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
@@ -11556,6 +11908,7 @@ ze_result_t zetMetricQueryGetData(zet_metric_query_handle_t hMetricQuery, size_t
                                           tracer_args.pRawData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -11578,10 +11931,11 @@ ze_result_t zetKernelGetProfileInfo(zet_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zetKernelGetProfileInfo_fn *)tracer_resolve(
         "libze_loader.so.1", "zetKernelGetProfileInfo", (void **)&ze_real.zetKernelGetProfileInfo);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pProfileProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
@@ -11616,6 +11970,7 @@ ze_result_t zetKernelGetProfileInfo(zet_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.pProfileProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -11637,10 +11992,11 @@ ze_result_t zetTracerExpCreate(zet_context_handle_t hContext, const zet_tracer_e
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpCreate", (void **)&ze_real.zetTracerExpCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
@@ -11678,6 +12034,7 @@ ze_result_t zetTracerExpCreate(zet_context_handle_t hContext, const zet_tracer_e
                                           tracer_args.phTracer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -11699,10 +12056,11 @@ ze_result_t zetTracerExpDestroy(zet_tracer_exp_handle_t hTracer) {
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpDestroy", (void **)&ze_real.zetTracerExpDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
@@ -11735,6 +12093,7 @@ ze_result_t zetTracerExpDestroy(zet_tracer_exp_handle_t hTracer) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -11755,10 +12114,11 @@ ze_result_t zetTracerExpSetPrologues(zet_tracer_exp_handle_t hTracer, zet_core_c
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpSetPrologues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetPrologues", (void **)&ze_real.zetTracerExpSetPrologues);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
@@ -11793,6 +12153,7 @@ ze_result_t zetTracerExpSetPrologues(zet_tracer_exp_handle_t hTracer, zet_core_c
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.pCoreCbs);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -11813,10 +12174,11 @@ ze_result_t zetTracerExpSetEpilogues(zet_tracer_exp_handle_t hTracer, zet_core_c
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpSetEpilogues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetEpilogues", (void **)&ze_real.zetTracerExpSetEpilogues);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
@@ -11851,6 +12213,7 @@ ze_result_t zetTracerExpSetEpilogues(zet_tracer_exp_handle_t hTracer, zet_core_c
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.pCoreCbs);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -11871,10 +12234,11 @@ ze_result_t zetTracerExpSetEnabled(zet_tracer_exp_handle_t hTracer, ze_bool_t en
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpSetEnabled_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetEnabled", (void **)&ze_real.zetTracerExpSetEnabled);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
@@ -11909,6 +12273,7 @@ ze_result_t zetTracerExpSetEnabled(zet_tracer_exp_handle_t hTracer, ze_bool_t en
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.enable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -11936,10 +12301,11 @@ ze_result_t zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_hand
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupCalculateMultipleMetricValuesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupCalculateMultipleMetricValuesExp", (void **)&ze_real.zetMetricGroupCalculateMultipleMetricValuesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pSetCount, pTotalMetricValueCount,
                        pMetricCounts, pMetricValues);
   }
@@ -11991,6 +12357,7 @@ ze_result_t zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_hand
                                           tracer_args.pMetricCounts, tracer_args.pMetricValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -12013,10 +12380,11 @@ ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_prope
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetProperties", (void **)&ze_real.zesDeviceGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
@@ -12051,6 +12419,7 @@ ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_prope
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -12071,10 +12440,11 @@ ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t *p
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetState", (void **)&ze_real.zesDeviceGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
@@ -12109,6 +12479,7 @@ ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -12129,10 +12500,11 @@ ze_result_t zesDeviceReset(zes_device_handle_t hDevice, ze_bool_t force) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceReset", (void **)&ze_real.zesDeviceReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, force);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
@@ -12167,6 +12539,7 @@ ze_result_t zesDeviceReset(zes_device_handle_t hDevice, ze_bool_t force) {
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.force);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
@@ -12188,10 +12561,11 @@ ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t *pC
   if (!tracer_real)
     tracer_real = (ze_zesDeviceProcessesGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceProcessesGetState", (void **)&ze_real.zesDeviceProcessesGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProcesses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
@@ -12229,6 +12603,7 @@ ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t *pC
                                           tracer_args.pProcesses);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
@@ -12250,10 +12625,11 @@ ze_result_t zesDevicePciGetProperties(zes_device_handle_t hDevice, zes_pci_prope
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetProperties", (void **)&ze_real.zesDevicePciGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
@@ -12288,6 +12664,7 @@ ze_result_t zesDevicePciGetProperties(zes_device_handle_t hDevice, zes_pci_prope
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
@@ -12308,10 +12685,11 @@ ze_result_t zesDevicePciGetState(zes_device_handle_t hDevice, zes_pci_state_t *p
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetState", (void **)&ze_real.zesDevicePciGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
@@ -12346,6 +12724,7 @@ ze_result_t zesDevicePciGetState(zes_device_handle_t hDevice, zes_pci_state_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
@@ -12367,10 +12746,11 @@ ze_result_t zesDevicePciGetBars(zes_device_handle_t hDevice, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetBars_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetBars", (void **)&ze_real.zesDevicePciGetBars);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
@@ -12408,6 +12788,7 @@ ze_result_t zesDevicePciGetBars(zes_device_handle_t hDevice, uint32_t *pCount,
                                           tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
@@ -12429,10 +12810,11 @@ ze_result_t zesDevicePciGetStats(zes_device_handle_t hDevice, zes_pci_stats_t *p
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetStats_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetStats", (void **)&ze_real.zesDevicePciGetStats);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
@@ -12467,6 +12849,7 @@ ze_result_t zesDevicePciGetStats(zes_device_handle_t hDevice, zes_pci_stats_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pStats);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
@@ -12488,10 +12871,11 @@ ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint3
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumDiagnosticTestSuites_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumDiagnosticTestSuites", (void **)&ze_real.zesDeviceEnumDiagnosticTestSuites);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phDiagnostics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
@@ -12529,6 +12913,7 @@ ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint3
                                           tracer_args.phDiagnostics);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
@@ -12551,10 +12936,11 @@ ze_result_t zesDiagnosticsGetProperties(zes_diag_handle_t hDiagnostics,
   if (!tracer_real)
     tracer_real = (ze_zesDiagnosticsGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsGetProperties", (void **)&ze_real.zesDiagnosticsGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
@@ -12589,6 +12975,7 @@ ze_result_t zesDiagnosticsGetProperties(zes_diag_handle_t hDiagnostics,
   tracer_args.tracer_result = tracer_real(tracer_args.hDiagnostics, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
@@ -12610,10 +12997,11 @@ ze_result_t zesDiagnosticsGetTests(zes_diag_handle_t hDiagnostics, uint32_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zesDiagnosticsGetTests_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsGetTests", (void **)&ze_real.zesDiagnosticsGetTests);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pCount, pTests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
@@ -12651,6 +13039,7 @@ ze_result_t zesDiagnosticsGetTests(zes_diag_handle_t hDiagnostics, uint32_t *pCo
                                           tracer_args.pTests);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
@@ -12673,10 +13062,11 @@ ze_result_t zesDiagnosticsRunTests(zes_diag_handle_t hDiagnostics, uint32_t star
   if (!tracer_real)
     tracer_real = (ze_zesDiagnosticsRunTests_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsRunTests", (void **)&ze_real.zesDiagnosticsRunTests);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, startIndex, endIndex, pResult);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
@@ -12716,6 +13106,7 @@ ze_result_t zesDiagnosticsRunTests(zes_diag_handle_t hDiagnostics, uint32_t star
                                           tracer_args.endIndex, tracer_args.pResult);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
@@ -12737,10 +13128,11 @@ ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t *pAvail
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEccAvailable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEccAvailable", (void **)&ze_real.zesDeviceEccAvailable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pAvailable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
@@ -12775,6 +13167,7 @@ ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t *pAvail
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pAvailable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
@@ -12796,10 +13189,11 @@ ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEccConfigurable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEccConfigurable", (void **)&ze_real.zesDeviceEccConfigurable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pConfigurable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
@@ -12834,6 +13228,7 @@ ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t *pCo
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pConfigurable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
@@ -12855,10 +13250,11 @@ ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_pro
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetEccState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetEccState", (void **)&ze_real.zesDeviceGetEccState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
@@ -12893,6 +13289,7 @@ ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_pro
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
@@ -12914,10 +13311,11 @@ ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_e
   if (!tracer_real)
     tracer_real = (ze_zesDeviceSetEccState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceSetEccState", (void **)&ze_real.zesDeviceSetEccState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, newState, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
@@ -12955,6 +13353,7 @@ ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_e
                                           tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
@@ -12976,10 +13375,11 @@ ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t hDevice, uint32_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumEngineGroups_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumEngineGroups", (void **)&ze_real.zesDeviceEnumEngineGroups);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phEngine);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
@@ -13017,6 +13417,7 @@ ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t hDevice, uint32_t *pCo
                                           tracer_args.phEngine);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
@@ -13038,10 +13439,11 @@ ze_result_t zesEngineGetProperties(zes_engine_handle_t hEngine, zes_engine_prope
   if (!tracer_real)
     tracer_real = (ze_zesEngineGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesEngineGetProperties", (void **)&ze_real.zesEngineGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEngine, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
@@ -13076,6 +13478,7 @@ ze_result_t zesEngineGetProperties(zes_engine_handle_t hEngine, zes_engine_prope
   tracer_args.tracer_result = tracer_real(tracer_args.hEngine, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
@@ -13096,10 +13499,11 @@ ze_result_t zesEngineGetActivity(zes_engine_handle_t hEngine, zes_engine_stats_t
   if (!tracer_real)
     tracer_real = (ze_zesEngineGetActivity_fn *)tracer_resolve(
         "libze_loader.so.1", "zesEngineGetActivity", (void **)&ze_real.zesEngineGetActivity);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEngine, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
@@ -13134,6 +13538,7 @@ ze_result_t zesEngineGetActivity(zes_engine_handle_t hEngine, zes_engine_stats_t
   tracer_args.tracer_result = tracer_real(tracer_args.hEngine, tracer_args.pStats);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
@@ -13154,10 +13559,11 @@ ze_result_t zesDeviceEventRegister(zes_device_handle_t hDevice, zes_event_type_f
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEventRegister_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEventRegister", (void **)&ze_real.zesDeviceEventRegister);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
@@ -13192,6 +13598,7 @@ ze_result_t zesDeviceEventRegister(zes_device_handle_t hDevice, zes_event_type_f
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.events);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
@@ -13214,10 +13621,11 @@ ze_result_t zesDriverEventListen(ze_driver_handle_t hDriver, uint32_t timeout, u
   if (!tracer_real)
     tracer_real = (ze_zesDriverEventListen_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDriverEventListen", (void **)&ze_real.zesDriverEventListen);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
@@ -13262,6 +13670,7 @@ ze_result_t zesDriverEventListen(ze_driver_handle_t hDriver, uint32_t timeout, u
                                           tracer_args.pNumDeviceEvents, tracer_args.pEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
@@ -13286,10 +13695,11 @@ ze_result_t zesDriverEventListenEx(ze_driver_handle_t hDriver, uint64_t timeout,
   if (!tracer_real)
     tracer_real = (ze_zesDriverEventListenEx_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDriverEventListenEx", (void **)&ze_real.zesDriverEventListenEx);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
@@ -13334,6 +13744,7 @@ ze_result_t zesDriverEventListenEx(ze_driver_handle_t hDriver, uint64_t timeout,
                                           tracer_args.pNumDeviceEvents, tracer_args.pEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
@@ -13357,10 +13768,11 @@ ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCou
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFabricPorts_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFabricPorts", (void **)&ze_real.zesDeviceEnumFabricPorts);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPort);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
@@ -13398,6 +13810,7 @@ ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCou
                                           tracer_args.phPort);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
@@ -13420,10 +13833,11 @@ ze_result_t zesFabricPortGetProperties(zes_fabric_port_handle_t hPort,
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetProperties", (void **)&ze_real.zesFabricPortGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
@@ -13458,6 +13872,7 @@ ze_result_t zesFabricPortGetProperties(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
@@ -13479,10 +13894,11 @@ ze_result_t zesFabricPortGetLinkType(zes_fabric_port_handle_t hPort,
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetLinkType_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetLinkType", (void **)&ze_real.zesFabricPortGetLinkType);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pLinkType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
@@ -13517,6 +13933,7 @@ ze_result_t zesFabricPortGetLinkType(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pLinkType);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
@@ -13537,10 +13954,11 @@ ze_result_t zesFabricPortGetConfig(zes_fabric_port_handle_t hPort, zes_fabric_po
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetConfig", (void **)&ze_real.zesFabricPortGetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
@@ -13575,6 +13993,7 @@ ze_result_t zesFabricPortGetConfig(zes_fabric_port_handle_t hPort, zes_fabric_po
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
@@ -13596,10 +14015,11 @@ ze_result_t zesFabricPortSetConfig(zes_fabric_port_handle_t hPort,
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortSetConfig", (void **)&ze_real.zesFabricPortSetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
@@ -13634,6 +14054,7 @@ ze_result_t zesFabricPortSetConfig(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
@@ -13654,10 +14075,11 @@ ze_result_t zesFabricPortGetState(zes_fabric_port_handle_t hPort, zes_fabric_por
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetState", (void **)&ze_real.zesFabricPortGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
@@ -13692,6 +14114,7 @@ ze_result_t zesFabricPortGetState(zes_fabric_port_handle_t hPort, zes_fabric_por
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
@@ -13713,10 +14136,11 @@ ze_result_t zesFabricPortGetThroughput(zes_fabric_port_handle_t hPort,
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetThroughput_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetThroughput", (void **)&ze_real.zesFabricPortGetThroughput);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pThroughput);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
@@ -13751,6 +14175,7 @@ ze_result_t zesFabricPortGetThroughput(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pThroughput);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
@@ -13771,10 +14196,11 @@ ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount, zes
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFans_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFans", (void **)&ze_real.zesDeviceEnumFans);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
@@ -13812,6 +14238,7 @@ ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount, zes
                                           tracer_args.phFan);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
@@ -13833,10 +14260,11 @@ ze_result_t zesFanGetProperties(zes_fan_handle_t hFan, zes_fan_properties_t *pPr
   if (!tracer_real)
     tracer_real = (ze_zesFanGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetProperties", (void **)&ze_real.zesFanGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
@@ -13871,6 +14299,7 @@ ze_result_t zesFanGetProperties(zes_fan_handle_t hFan, zes_fan_properties_t *pPr
   tracer_args.tracer_result = tracer_real(tracer_args.hFan, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
@@ -13891,10 +14320,11 @@ ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesFanGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetConfig", (void **)&ze_real.zesFanGetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
@@ -13929,6 +14359,7 @@ ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFan, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
@@ -13949,10 +14380,11 @@ ze_result_t zesFanSetDefaultMode(zes_fan_handle_t hFan) {
   if (!tracer_real)
     tracer_real = (ze_zesFanSetDefaultMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetDefaultMode", (void **)&ze_real.zesFanSetDefaultMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
@@ -13985,6 +14417,7 @@ ze_result_t zesFanSetDefaultMode(zes_fan_handle_t hFan) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFan);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
@@ -14005,10 +14438,11 @@ ze_result_t zesFanSetFixedSpeedMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   if (!tracer_real)
     tracer_real = (ze_zesFanSetFixedSpeedMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetFixedSpeedMode", (void **)&ze_real.zesFanSetFixedSpeedMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, speed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
@@ -14043,6 +14477,7 @@ ze_result_t zesFanSetFixedSpeedMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   tracer_args.tracer_result = tracer_real(tracer_args.hFan, tracer_args.speed);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
@@ -14063,10 +14498,11 @@ ze_result_t zesFanSetSpeedTableMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   if (!tracer_real)
     tracer_real = (ze_zesFanSetSpeedTableMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetSpeedTableMode", (void **)&ze_real.zesFanSetSpeedTableMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, speedTable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
@@ -14101,6 +14537,7 @@ ze_result_t zesFanSetSpeedTableMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   tracer_args.tracer_result = tracer_real(tracer_args.hFan, tracer_args.speedTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
@@ -14121,10 +14558,11 @@ ze_result_t zesFanGetState(zes_fan_handle_t hFan, zes_fan_speed_units_t units, i
   if (!tracer_real)
     tracer_real = (ze_zesFanGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetState", (void **)&ze_real.zesFanGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, units, pSpeed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
@@ -14161,6 +14599,7 @@ ze_result_t zesFanGetState(zes_fan_handle_t hFan, zes_fan_speed_units_t units, i
   tracer_args.tracer_result = tracer_real(tracer_args.hFan, tracer_args.units, tracer_args.pSpeed);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
@@ -14183,10 +14622,11 @@ ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFirmwares_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFirmwares", (void **)&ze_real.zesDeviceEnumFirmwares);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFirmware);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
@@ -14224,6 +14664,7 @@ ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount
                                           tracer_args.phFirmware);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
@@ -14246,10 +14687,11 @@ ze_result_t zesFirmwareGetProperties(zes_firmware_handle_t hFirmware,
   if (!tracer_real)
     tracer_real = (ze_zesFirmwareGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFirmwareGetProperties", (void **)&ze_real.zesFirmwareGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
@@ -14284,6 +14726,7 @@ ze_result_t zesFirmwareGetProperties(zes_firmware_handle_t hFirmware,
   tracer_args.tracer_result = tracer_real(tracer_args.hFirmware, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
@@ -14304,10 +14747,11 @@ ze_result_t zesFirmwareFlash(zes_firmware_handle_t hFirmware, void *pImage, uint
   if (!tracer_real)
     tracer_real = (ze_zesFirmwareFlash_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFirmwareFlash", (void **)&ze_real.zesFirmwareFlash);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pImage, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
@@ -14345,6 +14789,7 @@ ze_result_t zesFirmwareFlash(zes_firmware_handle_t hFirmware, void *pImage, uint
                                           tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
@@ -14366,10 +14811,11 @@ ze_result_t zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t 
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFrequencyDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFrequencyDomains", (void **)&ze_real.zesDeviceEnumFrequencyDomains);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
@@ -14407,6 +14853,7 @@ ze_result_t zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t 
                                           tracer_args.phFrequency);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
@@ -14429,10 +14876,11 @@ ze_result_t zesFrequencyGetProperties(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetProperties", (void **)&ze_real.zesFrequencyGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
@@ -14467,6 +14915,7 @@ ze_result_t zesFrequencyGetProperties(zes_freq_handle_t hFrequency,
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
@@ -14488,10 +14937,11 @@ ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetAvailableClocks_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetAvailableClocks", (void **)&ze_real.zesFrequencyGetAvailableClocks);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
@@ -14529,6 +14979,7 @@ ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_
                                           tracer_args.phFrequency);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
@@ -14550,10 +15001,11 @@ ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t 
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetRange", (void **)&ze_real.zesFrequencyGetRange);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
@@ -14588,6 +15040,7 @@ ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t 
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pLimits);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
@@ -14608,10 +15061,11 @@ ze_result_t zesFrequencySetRange(zes_freq_handle_t hFrequency, const zes_freq_ra
   if (!tracer_real)
     tracer_real = (ze_zesFrequencySetRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencySetRange", (void **)&ze_real.zesFrequencySetRange);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
@@ -14646,6 +15100,7 @@ ze_result_t zesFrequencySetRange(zes_freq_handle_t hFrequency, const zes_freq_ra
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pLimits);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
@@ -14666,10 +15121,11 @@ ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t 
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetState", (void **)&ze_real.zesFrequencyGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
@@ -14704,6 +15160,7 @@ ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t 
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
@@ -14725,10 +15182,11 @@ ze_result_t zesFrequencyGetThrottleTime(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetThrottleTime_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetThrottleTime", (void **)&ze_real.zesFrequencyGetThrottleTime);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pThrottleTime);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
@@ -14763,6 +15221,7 @@ ze_result_t zesFrequencyGetThrottleTime(zes_freq_handle_t hFrequency,
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pThrottleTime);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
@@ -14784,10 +15243,11 @@ ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetCapabilities_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetCapabilities", (void **)&ze_real.zesFrequencyOcGetCapabilities);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcCapabilities);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
@@ -14822,6 +15282,7 @@ ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency,
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pOcCapabilities);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
@@ -14843,10 +15304,11 @@ ze_result_t zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetFrequencyTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetFrequencyTarget", (void **)&ze_real.zesFrequencyOcGetFrequencyTarget);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
@@ -14881,6 +15343,7 @@ ze_result_t zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t hFrequency,
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pCurrentOcFrequency);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
@@ -14902,10 +15365,11 @@ ze_result_t zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t hFrequency, doubl
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetFrequencyTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetFrequencyTarget", (void **)&ze_real.zesFrequencyOcSetFrequencyTarget);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
@@ -14940,6 +15404,7 @@ ze_result_t zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t hFrequency, doubl
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.CurrentOcFrequency);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
@@ -14962,10 +15427,11 @@ ze_result_t zesFrequencyOcGetVoltageTarget(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetVoltageTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetVoltageTarget", (void **)&ze_real.zesFrequencyOcGetVoltageTarget);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
@@ -15003,6 +15469,7 @@ ze_result_t zesFrequencyOcGetVoltageTarget(zes_freq_handle_t hFrequency,
                                           tracer_args.pCurrentVoltageOffset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
@@ -15026,10 +15493,11 @@ ze_result_t zesFrequencyOcSetVoltageTarget(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetVoltageTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetVoltageTarget", (void **)&ze_real.zesFrequencyOcSetVoltageTarget);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
@@ -15067,6 +15535,7 @@ ze_result_t zesFrequencyOcSetVoltageTarget(zes_freq_handle_t hFrequency,
                                           tracer_args.CurrentVoltageOffset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
@@ -15087,10 +15556,11 @@ ze_result_t zesFrequencyOcSetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t Cu
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetMode", (void **)&ze_real.zesFrequencyOcSetMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
@@ -15125,6 +15595,7 @@ ze_result_t zesFrequencyOcSetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t Cu
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.CurrentOcMode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
@@ -15145,10 +15616,11 @@ ze_result_t zesFrequencyOcGetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t *p
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetMode", (void **)&ze_real.zesFrequencyOcGetMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
@@ -15183,6 +15655,7 @@ ze_result_t zesFrequencyOcGetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pCurrentOcMode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
@@ -15204,10 +15677,11 @@ ze_result_t zesFrequencyOcGetIccMax(zes_freq_handle_t hFrequency, double *pOcIcc
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetIccMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetIccMax", (void **)&ze_real.zesFrequencyOcGetIccMax);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
@@ -15242,6 +15716,7 @@ ze_result_t zesFrequencyOcGetIccMax(zes_freq_handle_t hFrequency, double *pOcIcc
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pOcIccMax);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
@@ -15263,10 +15738,11 @@ ze_result_t zesFrequencyOcSetIccMax(zes_freq_handle_t hFrequency, double ocIccMa
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetIccMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetIccMax", (void **)&ze_real.zesFrequencyOcSetIccMax);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
@@ -15301,6 +15777,7 @@ ze_result_t zesFrequencyOcSetIccMax(zes_freq_handle_t hFrequency, double ocIccMa
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.ocIccMax);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
@@ -15321,10 +15798,11 @@ ze_result_t zesFrequencyOcGetTjMax(zes_freq_handle_t hFrequency, double *pOcTjMa
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetTjMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetTjMax", (void **)&ze_real.zesFrequencyOcGetTjMax);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
@@ -15359,6 +15837,7 @@ ze_result_t zesFrequencyOcGetTjMax(zes_freq_handle_t hFrequency, double *pOcTjMa
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pOcTjMax);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
@@ -15380,10 +15859,11 @@ ze_result_t zesFrequencyOcSetTjMax(zes_freq_handle_t hFrequency, double ocTjMax)
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetTjMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetTjMax", (void **)&ze_real.zesFrequencyOcSetTjMax);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
@@ -15418,6 +15898,7 @@ ze_result_t zesFrequencyOcSetTjMax(zes_freq_handle_t hFrequency, double ocTjMax)
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.ocTjMax);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
@@ -15438,10 +15919,11 @@ ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount, zes
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumLeds_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumLeds", (void **)&ze_real.zesDeviceEnumLeds);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phLed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
@@ -15479,6 +15961,7 @@ ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount, zes
                                           tracer_args.phLed);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
@@ -15500,10 +15983,11 @@ ze_result_t zesLedGetProperties(zes_led_handle_t hLed, zes_led_properties_t *pPr
   if (!tracer_real)
     tracer_real = (ze_zesLedGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedGetProperties", (void **)&ze_real.zesLedGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
@@ -15538,6 +16022,7 @@ ze_result_t zesLedGetProperties(zes_led_handle_t hLed, zes_led_properties_t *pPr
   tracer_args.tracer_result = tracer_real(tracer_args.hLed, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
@@ -15558,10 +16043,11 @@ ze_result_t zesLedGetState(zes_led_handle_t hLed, zes_led_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesLedGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedGetState", (void **)&ze_real.zesLedGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
@@ -15596,6 +16082,7 @@ ze_result_t zesLedGetState(zes_led_handle_t hLed, zes_led_state_t *pState) {
   tracer_args.tracer_result = tracer_real(tracer_args.hLed, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
@@ -15616,10 +16103,11 @@ ze_result_t zesLedSetState(zes_led_handle_t hLed, ze_bool_t enable) {
   if (!tracer_real)
     tracer_real = (ze_zesLedSetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedSetState", (void **)&ze_real.zesLedSetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
@@ -15654,6 +16142,7 @@ ze_result_t zesLedSetState(zes_led_handle_t hLed, ze_bool_t enable) {
   tracer_args.tracer_result = tracer_real(tracer_args.hLed, tracer_args.enable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
@@ -15674,10 +16163,11 @@ ze_result_t zesLedSetColor(zes_led_handle_t hLed, const zes_led_color_t *pColor)
   if (!tracer_real)
     tracer_real = (ze_zesLedSetColor_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedSetColor", (void **)&ze_real.zesLedSetColor);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, pColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
@@ -15712,6 +16202,7 @@ ze_result_t zesLedSetColor(zes_led_handle_t hLed, const zes_led_color_t *pColor)
   tracer_args.tracer_result = tracer_real(tracer_args.hLed, tracer_args.pColor);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
@@ -15733,10 +16224,11 @@ ze_result_t zesDeviceEnumMemoryModules(zes_device_handle_t hDevice, uint32_t *pC
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumMemoryModules_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumMemoryModules", (void **)&ze_real.zesDeviceEnumMemoryModules);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
@@ -15774,6 +16266,7 @@ ze_result_t zesDeviceEnumMemoryModules(zes_device_handle_t hDevice, uint32_t *pC
                                           tracer_args.phMemory);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
@@ -15795,10 +16288,11 @@ ze_result_t zesMemoryGetProperties(zes_mem_handle_t hMemory, zes_mem_properties_
   if (!tracer_real)
     tracer_real = (ze_zesMemoryGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetProperties", (void **)&ze_real.zesMemoryGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMemory, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
@@ -15833,6 +16327,7 @@ ze_result_t zesMemoryGetProperties(zes_mem_handle_t hMemory, zes_mem_properties_
   tracer_args.tracer_result = tracer_real(tracer_args.hMemory, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
@@ -15853,10 +16348,11 @@ ze_result_t zesMemoryGetState(zes_mem_handle_t hMemory, zes_mem_state_t *pState)
   if (!tracer_real)
     tracer_real = (ze_zesMemoryGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetState", (void **)&ze_real.zesMemoryGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMemory, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
@@ -15891,6 +16387,7 @@ ze_result_t zesMemoryGetState(zes_mem_handle_t hMemory, zes_mem_state_t *pState)
   tracer_args.tracer_result = tracer_real(tracer_args.hMemory, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
@@ -15911,10 +16408,11 @@ ze_result_t zesMemoryGetBandwidth(zes_mem_handle_t hMemory, zes_mem_bandwidth_t 
   if (!tracer_real)
     tracer_real = (ze_zesMemoryGetBandwidth_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetBandwidth", (void **)&ze_real.zesMemoryGetBandwidth);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMemory, pBandwidth);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
@@ -15949,6 +16447,7 @@ ze_result_t zesMemoryGetBandwidth(zes_mem_handle_t hMemory, zes_mem_bandwidth_t 
   tracer_args.tracer_result = tracer_real(tracer_args.hMemory, tracer_args.pBandwidth);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
@@ -15970,10 +16469,11 @@ ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, u
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumPerformanceFactorDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPerformanceFactorDomains", (void **)&ze_real.zesDeviceEnumPerformanceFactorDomains);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPerf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
@@ -16011,6 +16511,7 @@ ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, u
                                           tracer_args.phPerf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
@@ -16033,10 +16534,11 @@ ze_result_t zesPerformanceFactorGetProperties(zes_perf_handle_t hPerf,
   if (!tracer_real)
     tracer_real = (ze_zesPerformanceFactorGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorGetProperties", (void **)&ze_real.zesPerformanceFactorGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPerf, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
@@ -16071,6 +16573,7 @@ ze_result_t zesPerformanceFactorGetProperties(zes_perf_handle_t hPerf,
   tracer_args.tracer_result = tracer_real(tracer_args.hPerf, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
@@ -16091,10 +16594,11 @@ ze_result_t zesPerformanceFactorGetConfig(zes_perf_handle_t hPerf, double *pFact
   if (!tracer_real)
     tracer_real = (ze_zesPerformanceFactorGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorGetConfig", (void **)&ze_real.zesPerformanceFactorGetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPerf, pFactor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
@@ -16129,6 +16633,7 @@ ze_result_t zesPerformanceFactorGetConfig(zes_perf_handle_t hPerf, double *pFact
   tracer_args.tracer_result = tracer_real(tracer_args.hPerf, tracer_args.pFactor);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
@@ -16150,10 +16655,11 @@ ze_result_t zesPerformanceFactorSetConfig(zes_perf_handle_t hPerf, double factor
   if (!tracer_real)
     tracer_real = (ze_zesPerformanceFactorSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorSetConfig", (void **)&ze_real.zesPerformanceFactorSetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPerf, factor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
@@ -16188,6 +16694,7 @@ ze_result_t zesPerformanceFactorSetConfig(zes_perf_handle_t hPerf, double factor
   tracer_args.tracer_result = tracer_real(tracer_args.hPerf, tracer_args.factor);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
@@ -16209,10 +16716,11 @@ ze_result_t zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumPowerDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPowerDomains", (void **)&ze_real.zesDeviceEnumPowerDomains);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
@@ -16250,6 +16758,7 @@ ze_result_t zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCo
                                           tracer_args.phPower);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
@@ -16271,10 +16780,11 @@ ze_result_t zesDeviceGetCardPowerDomain(zes_device_handle_t hDevice, zes_pwr_han
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetCardPowerDomain_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetCardPowerDomain", (void **)&ze_real.zesDeviceGetCardPowerDomain);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
@@ -16309,6 +16819,7 @@ ze_result_t zesDeviceGetCardPowerDomain(zes_device_handle_t hDevice, zes_pwr_han
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.phPower);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
@@ -16330,10 +16841,11 @@ ze_result_t zesPowerGetProperties(zes_pwr_handle_t hPower, zes_power_properties_
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetProperties", (void **)&ze_real.zesPowerGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
@@ -16368,6 +16880,7 @@ ze_result_t zesPowerGetProperties(zes_pwr_handle_t hPower, zes_power_properties_
   tracer_args.tracer_result = tracer_real(tracer_args.hPower, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
@@ -16388,10 +16901,11 @@ ze_result_t zesPowerGetEnergyCounter(zes_pwr_handle_t hPower, zes_power_energy_c
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetEnergyCounter_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetEnergyCounter", (void **)&ze_real.zesPowerGetEnergyCounter);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pEnergy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
@@ -16426,6 +16940,7 @@ ze_result_t zesPowerGetEnergyCounter(zes_pwr_handle_t hPower, zes_power_energy_c
   tracer_args.tracer_result = tracer_real(tracer_args.hPower, tracer_args.pEnergy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
@@ -16447,10 +16962,11 @@ ze_result_t zesPowerGetLimits(zes_pwr_handle_t hPower, zes_power_sustained_limit
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetLimits_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetLimits", (void **)&ze_real.zesPowerGetLimits);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
@@ -16490,6 +17006,7 @@ ze_result_t zesPowerGetLimits(zes_pwr_handle_t hPower, zes_power_sustained_limit
                                           tracer_args.pBurst, tracer_args.pPeak);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
@@ -16513,10 +17030,11 @@ ze_result_t zesPowerSetLimits(zes_pwr_handle_t hPower,
   if (!tracer_real)
     tracer_real = (ze_zesPowerSetLimits_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetLimits", (void **)&ze_real.zesPowerSetLimits);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
@@ -16556,6 +17074,7 @@ ze_result_t zesPowerSetLimits(zes_pwr_handle_t hPower,
                                           tracer_args.pBurst, tracer_args.pPeak);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
@@ -16576,10 +17095,11 @@ ze_result_t zesPowerGetEnergyThreshold(zes_pwr_handle_t hPower, zes_energy_thres
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetEnergyThreshold_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetEnergyThreshold", (void **)&ze_real.zesPowerGetEnergyThreshold);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pThreshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
@@ -16614,6 +17134,7 @@ ze_result_t zesPowerGetEnergyThreshold(zes_pwr_handle_t hPower, zes_energy_thres
   tracer_args.tracer_result = tracer_real(tracer_args.hPower, tracer_args.pThreshold);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
@@ -16634,10 +17155,11 @@ ze_result_t zesPowerSetEnergyThreshold(zes_pwr_handle_t hPower, double threshold
   if (!tracer_real)
     tracer_real = (ze_zesPowerSetEnergyThreshold_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetEnergyThreshold", (void **)&ze_real.zesPowerSetEnergyThreshold);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, threshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
@@ -16672,6 +17194,7 @@ ze_result_t zesPowerSetEnergyThreshold(zes_pwr_handle_t hPower, double threshold
   tracer_args.tracer_result = tracer_real(tracer_args.hPower, tracer_args.threshold);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
@@ -16692,10 +17215,11 @@ ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount, zes
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumPsus_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPsus", (void **)&ze_real.zesDeviceEnumPsus);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPsu);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
@@ -16733,6 +17257,7 @@ ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount, zes
                                           tracer_args.phPsu);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
@@ -16754,10 +17279,11 @@ ze_result_t zesPsuGetProperties(zes_psu_handle_t hPsu, zes_psu_properties_t *pPr
   if (!tracer_real)
     tracer_real = (ze_zesPsuGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPsuGetProperties", (void **)&ze_real.zesPsuGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPsu, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
@@ -16792,6 +17318,7 @@ ze_result_t zesPsuGetProperties(zes_psu_handle_t hPsu, zes_psu_properties_t *pPr
   tracer_args.tracer_result = tracer_real(tracer_args.hPsu, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
@@ -16812,10 +17339,11 @@ ze_result_t zesPsuGetState(zes_psu_handle_t hPsu, zes_psu_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesPsuGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPsuGetState", (void **)&ze_real.zesPsuGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPsu, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
@@ -16850,6 +17378,7 @@ ze_result_t zesPsuGetState(zes_psu_handle_t hPsu, zes_psu_state_t *pState) {
   tracer_args.tracer_result = tracer_real(tracer_args.hPsu, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
@@ -16871,10 +17400,11 @@ ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumRasErrorSets_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumRasErrorSets", (void **)&ze_real.zesDeviceEnumRasErrorSets);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phRas);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
@@ -16912,6 +17442,7 @@ ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCo
                                           tracer_args.phRas);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
@@ -16933,10 +17464,11 @@ ze_result_t zesRasGetProperties(zes_ras_handle_t hRas, zes_ras_properties_t *pPr
   if (!tracer_real)
     tracer_real = (ze_zesRasGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetProperties", (void **)&ze_real.zesRasGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
@@ -16971,6 +17503,7 @@ ze_result_t zesRasGetProperties(zes_ras_handle_t hRas, zes_ras_properties_t *pPr
   tracer_args.tracer_result = tracer_real(tracer_args.hRas, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
@@ -16991,10 +17524,11 @@ ze_result_t zesRasGetConfig(zes_ras_handle_t hRas, zes_ras_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesRasGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetConfig", (void **)&ze_real.zesRasGetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
@@ -17029,6 +17563,7 @@ ze_result_t zesRasGetConfig(zes_ras_handle_t hRas, zes_ras_config_t *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.hRas, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
@@ -17049,10 +17584,11 @@ ze_result_t zesRasSetConfig(zes_ras_handle_t hRas, const zes_ras_config_t *pConf
   if (!tracer_real)
     tracer_real = (ze_zesRasSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasSetConfig", (void **)&ze_real.zesRasSetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
@@ -17087,6 +17623,7 @@ ze_result_t zesRasSetConfig(zes_ras_handle_t hRas, const zes_ras_config_t *pConf
   tracer_args.tracer_result = tracer_real(tracer_args.hRas, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
@@ -17107,10 +17644,11 @@ ze_result_t zesRasGetState(zes_ras_handle_t hRas, ze_bool_t clear, zes_ras_state
   if (!tracer_real)
     tracer_real = (ze_zesRasGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetState", (void **)&ze_real.zesRasGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, clear, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
@@ -17147,6 +17685,7 @@ ze_result_t zesRasGetState(zes_ras_handle_t hRas, ze_bool_t clear, zes_ras_state
   tracer_args.tracer_result = tracer_real(tracer_args.hRas, tracer_args.clear, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
@@ -17168,10 +17707,11 @@ ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t *pCoun
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumSchedulers_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumSchedulers", (void **)&ze_real.zesDeviceEnumSchedulers);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phScheduler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
@@ -17209,6 +17749,7 @@ ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t *pCoun
                                           tracer_args.phScheduler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
@@ -17231,10 +17772,11 @@ ze_result_t zesSchedulerGetProperties(zes_sched_handle_t hScheduler,
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetProperties", (void **)&ze_real.zesSchedulerGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
@@ -17269,6 +17811,7 @@ ze_result_t zesSchedulerGetProperties(zes_sched_handle_t hScheduler,
   tracer_args.tracer_result = tracer_real(tracer_args.hScheduler, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
@@ -17289,10 +17832,11 @@ ze_result_t zesSchedulerGetCurrentMode(zes_sched_handle_t hScheduler, zes_sched_
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetCurrentMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetCurrentMode", (void **)&ze_real.zesSchedulerGetCurrentMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
@@ -17327,6 +17871,7 @@ ze_result_t zesSchedulerGetCurrentMode(zes_sched_handle_t hScheduler, zes_sched_
   tracer_args.tracer_result = tracer_real(tracer_args.hScheduler, tracer_args.pMode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
@@ -17350,10 +17895,11 @@ ze_result_t zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t hScheduler,
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetTimeoutModeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetTimeoutModeProperties", (void **)&ze_real.zesSchedulerGetTimeoutModeProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
@@ -17391,6 +17937,7 @@ ze_result_t zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t hScheduler,
                                           tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
@@ -17413,10 +17960,11 @@ ze_result_t zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t hScheduler
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetTimesliceModeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetTimesliceModeProperties", (void **)&ze_real.zesSchedulerGetTimesliceModeProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
@@ -17454,6 +18002,7 @@ ze_result_t zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t hScheduler
                                           tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
@@ -17476,10 +18025,11 @@ ze_result_t zesSchedulerSetTimeoutMode(zes_sched_handle_t hScheduler,
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetTimeoutMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetTimeoutMode", (void **)&ze_real.zesSchedulerSetTimeoutMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
@@ -17517,6 +18067,7 @@ ze_result_t zesSchedulerSetTimeoutMode(zes_sched_handle_t hScheduler,
                                           tracer_args.pNeedReload);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
@@ -17540,10 +18091,11 @@ ze_result_t zesSchedulerSetTimesliceMode(zes_sched_handle_t hScheduler,
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetTimesliceMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetTimesliceMode", (void **)&ze_real.zesSchedulerSetTimesliceMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
@@ -17581,6 +18133,7 @@ ze_result_t zesSchedulerSetTimesliceMode(zes_sched_handle_t hScheduler,
                                           tracer_args.pNeedReload);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
@@ -17602,10 +18155,11 @@ ze_result_t zesSchedulerSetExclusiveMode(zes_sched_handle_t hScheduler, ze_bool_
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetExclusiveMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetExclusiveMode", (void **)&ze_real.zesSchedulerSetExclusiveMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
@@ -17640,6 +18194,7 @@ ze_result_t zesSchedulerSetExclusiveMode(zes_sched_handle_t hScheduler, ze_bool_
   tracer_args.tracer_result = tracer_real(tracer_args.hScheduler, tracer_args.pNeedReload);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
@@ -17662,10 +18217,11 @@ ze_result_t zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t hScheduler,
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetComputeUnitDebugMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetComputeUnitDebugMode", (void **)&ze_real.zesSchedulerSetComputeUnitDebugMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
@@ -17700,6 +18256,7 @@ ze_result_t zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t hScheduler,
   tracer_args.tracer_result = tracer_real(tracer_args.hScheduler, tracer_args.pNeedReload);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
@@ -17722,10 +18279,11 @@ ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *p
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumStandbyDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumStandbyDomains", (void **)&ze_real.zesDeviceEnumStandbyDomains);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phStandby);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
@@ -17763,6 +18321,7 @@ ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *p
                                           tracer_args.phStandby);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
@@ -17785,10 +18344,11 @@ ze_result_t zesStandbyGetProperties(zes_standby_handle_t hStandby,
   if (!tracer_real)
     tracer_real = (ze_zesStandbyGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbyGetProperties", (void **)&ze_real.zesStandbyGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStandby, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
@@ -17823,6 +18383,7 @@ ze_result_t zesStandbyGetProperties(zes_standby_handle_t hStandby,
   tracer_args.tracer_result = tracer_real(tracer_args.hStandby, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
@@ -17843,10 +18404,11 @@ ze_result_t zesStandbyGetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   if (!tracer_real)
     tracer_real = (ze_zesStandbyGetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbyGetMode", (void **)&ze_real.zesStandbyGetMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStandby, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
@@ -17881,6 +18443,7 @@ ze_result_t zesStandbyGetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   tracer_args.tracer_result = tracer_real(tracer_args.hStandby, tracer_args.pMode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
@@ -17902,10 +18465,11 @@ ze_result_t zesStandbySetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   if (!tracer_real)
     tracer_real = (ze_zesStandbySetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbySetMode", (void **)&ze_real.zesStandbySetMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStandby, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
@@ -17940,6 +18504,7 @@ ze_result_t zesStandbySetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   tracer_args.tracer_result = tracer_real(tracer_args.hStandby, tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
@@ -17961,10 +18526,11 @@ ze_result_t zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumTemperatureSensors_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumTemperatureSensors", (void **)&ze_real.zesDeviceEnumTemperatureSensors);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
@@ -18002,6 +18568,7 @@ ze_result_t zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_
                                           tracer_args.phTemperature);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
@@ -18024,10 +18591,11 @@ ze_result_t zesTemperatureGetProperties(zes_temp_handle_t hTemperature,
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetProperties", (void **)&ze_real.zesTemperatureGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
@@ -18062,6 +18630,7 @@ ze_result_t zesTemperatureGetProperties(zes_temp_handle_t hTemperature,
   tracer_args.tracer_result = tracer_real(tracer_args.hTemperature, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
@@ -18082,10 +18651,11 @@ ze_result_t zesTemperatureGetConfig(zes_temp_handle_t hTemperature, zes_temp_con
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetConfig", (void **)&ze_real.zesTemperatureGetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
@@ -18120,6 +18690,7 @@ ze_result_t zesTemperatureGetConfig(zes_temp_handle_t hTemperature, zes_temp_con
   tracer_args.tracer_result = tracer_real(tracer_args.hTemperature, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
@@ -18140,10 +18711,11 @@ ze_result_t zesTemperatureSetConfig(zes_temp_handle_t hTemperature, const zes_te
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureSetConfig", (void **)&ze_real.zesTemperatureSetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
@@ -18178,6 +18750,7 @@ ze_result_t zesTemperatureSetConfig(zes_temp_handle_t hTemperature, const zes_te
   tracer_args.tracer_result = tracer_real(tracer_args.hTemperature, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
@@ -18198,10 +18771,11 @@ ze_result_t zesTemperatureGetState(zes_temp_handle_t hTemperature, double *pTemp
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetState", (void **)&ze_real.zesTemperatureGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
@@ -18236,6 +18810,7 @@ ze_result_t zesTemperatureGetState(zes_temp_handle_t hTemperature, double *pTemp
   tracer_args.tracer_result = tracer_real(tracer_args.hTemperature, tracer_args.pTemperature);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
@@ -18258,10 +18833,11 @@ ze_result_t zesPowerGetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetLimitsExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetLimitsExt", (void **)&ze_real.zesPowerGetLimitsExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
@@ -18299,6 +18875,7 @@ ze_result_t zesPowerGetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
                                           tracer_args.pSustained);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
@@ -18321,10 +18898,11 @@ ze_result_t zesPowerSetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zesPowerSetLimitsExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetLimitsExt", (void **)&ze_real.zesPowerSetLimitsExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
@@ -18362,6 +18940,7 @@ ze_result_t zesPowerSetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
                                           tracer_args.pSustained);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
@@ -18382,10 +18961,11 @@ ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditabl
   if (!tracer_real)
     tracer_real = (ze_zeGetGlobalProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetGlobalProcAddrTable", (void **)&ze_real.zeGetGlobalProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18402,6 +18982,7 @@ ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetGlobalProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18423,10 +19004,11 @@ ze_result_t zeGetDriverProcAddrTable(ze_api_version_t version, ze_driver_dditabl
   if (!tracer_real)
     tracer_real = (ze_zeGetDriverProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDriverProcAddrTable", (void **)&ze_real.zeGetDriverProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18443,6 +19025,7 @@ ze_result_t zeGetDriverProcAddrTable(ze_api_version_t version, ze_driver_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetDriverProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18464,10 +19047,11 @@ ze_result_t zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditabl
   if (!tracer_real)
     tracer_real = (ze_zeGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDeviceProcAddrTable", (void **)&ze_real.zeGetDeviceProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18484,6 +19068,7 @@ ze_result_t zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetDeviceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18506,10 +19091,11 @@ ze_result_t zeGetDeviceExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetDeviceExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDeviceExpProcAddrTable", (void **)&ze_real.zeGetDeviceExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18526,6 +19112,7 @@ ze_result_t zeGetDeviceExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetDeviceExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18547,10 +19134,11 @@ ze_result_t zeGetContextProcAddrTable(ze_api_version_t version, ze_context_ddita
   if (!tracer_real)
     tracer_real = (ze_zeGetContextProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetContextProcAddrTable", (void **)&ze_real.zeGetContextProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18567,6 +19155,7 @@ ze_result_t zeGetContextProcAddrTable(ze_api_version_t version, ze_context_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetContextProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18589,10 +19178,11 @@ ze_result_t zeGetCommandQueueProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetCommandQueueProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetCommandQueueProcAddrTable", (void **)&ze_real.zeGetCommandQueueProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18609,6 +19199,7 @@ ze_result_t zeGetCommandQueueProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetCommandQueueProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18631,10 +19222,11 @@ ze_result_t zeGetCommandListProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetCommandListProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetCommandListProcAddrTable", (void **)&ze_real.zeGetCommandListProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18651,6 +19243,7 @@ ze_result_t zeGetCommandListProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetCommandListProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18672,10 +19265,11 @@ ze_result_t zeGetImageProcAddrTable(ze_api_version_t version, ze_image_dditable_
   if (!tracer_real)
     tracer_real = (ze_zeGetImageProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetImageProcAddrTable", (void **)&ze_real.zeGetImageProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18692,6 +19286,7 @@ ze_result_t zeGetImageProcAddrTable(ze_api_version_t version, ze_image_dditable_
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetImageProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18713,10 +19308,11 @@ ze_result_t zeGetImageExpProcAddrTable(ze_api_version_t version, ze_image_exp_dd
   if (!tracer_real)
     tracer_real = (ze_zeGetImageExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetImageExpProcAddrTable", (void **)&ze_real.zeGetImageExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18733,6 +19329,7 @@ ze_result_t zeGetImageExpProcAddrTable(ze_api_version_t version, ze_image_exp_dd
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetImageExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18754,10 +19351,11 @@ ze_result_t zeGetFenceProcAddrTable(ze_api_version_t version, ze_fence_dditable_
   if (!tracer_real)
     tracer_real = (ze_zeGetFenceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFenceProcAddrTable", (void **)&ze_real.zeGetFenceProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18774,6 +19372,7 @@ ze_result_t zeGetFenceProcAddrTable(ze_api_version_t version, ze_fence_dditable_
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetFenceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18796,10 +19395,11 @@ ze_result_t zeGetEventPoolProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetEventPoolProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventPoolProcAddrTable", (void **)&ze_real.zeGetEventPoolProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18816,6 +19416,7 @@ ze_result_t zeGetEventPoolProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetEventPoolProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18837,10 +19438,11 @@ ze_result_t zeGetEventProcAddrTable(ze_api_version_t version, ze_event_dditable_
   if (!tracer_real)
     tracer_real = (ze_zeGetEventProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventProcAddrTable", (void **)&ze_real.zeGetEventProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18857,6 +19459,7 @@ ze_result_t zeGetEventProcAddrTable(ze_api_version_t version, ze_event_dditable_
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetEventProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18878,10 +19481,11 @@ ze_result_t zeGetEventExpProcAddrTable(ze_api_version_t version, ze_event_exp_dd
   if (!tracer_real)
     tracer_real = (ze_zeGetEventExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventExpProcAddrTable", (void **)&ze_real.zeGetEventExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18898,6 +19502,7 @@ ze_result_t zeGetEventExpProcAddrTable(ze_api_version_t version, ze_event_exp_dd
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetEventExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18919,10 +19524,11 @@ ze_result_t zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditabl
   if (!tracer_real)
     tracer_real = (ze_zeGetModuleProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetModuleProcAddrTable", (void **)&ze_real.zeGetModuleProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18939,6 +19545,7 @@ ze_result_t zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetModuleProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18961,10 +19568,11 @@ ze_result_t zeGetModuleBuildLogProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetModuleBuildLogProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetModuleBuildLogProcAddrTable", (void **)&ze_real.zeGetModuleBuildLogProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18981,6 +19589,7 @@ ze_result_t zeGetModuleBuildLogProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetModuleBuildLogProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19002,10 +19611,11 @@ ze_result_t zeGetKernelProcAddrTable(ze_api_version_t version, ze_kernel_dditabl
   if (!tracer_real)
     tracer_real = (ze_zeGetKernelProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetKernelProcAddrTable", (void **)&ze_real.zeGetKernelProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19022,6 +19632,7 @@ ze_result_t zeGetKernelProcAddrTable(ze_api_version_t version, ze_kernel_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetKernelProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19044,10 +19655,11 @@ ze_result_t zeGetKernelExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetKernelExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetKernelExpProcAddrTable", (void **)&ze_real.zeGetKernelExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19064,6 +19676,7 @@ ze_result_t zeGetKernelExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetKernelExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19085,10 +19698,11 @@ ze_result_t zeGetSamplerProcAddrTable(ze_api_version_t version, ze_sampler_ddita
   if (!tracer_real)
     tracer_real = (ze_zeGetSamplerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetSamplerProcAddrTable", (void **)&ze_real.zeGetSamplerProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19105,6 +19719,7 @@ ze_result_t zeGetSamplerProcAddrTable(ze_api_version_t version, ze_sampler_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetSamplerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19127,10 +19742,11 @@ ze_result_t zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetPhysicalMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetPhysicalMemProcAddrTable", (void **)&ze_real.zeGetPhysicalMemProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19147,6 +19763,7 @@ ze_result_t zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetPhysicalMemProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19168,10 +19785,11 @@ ze_result_t zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *p
   if (!tracer_real)
     tracer_real = (ze_zeGetMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetMemProcAddrTable", (void **)&ze_real.zeGetMemProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19188,6 +19806,7 @@ ze_result_t zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetMemProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19210,10 +19829,11 @@ ze_result_t zeGetVirtualMemProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetVirtualMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetVirtualMemProcAddrTable", (void **)&ze_real.zeGetVirtualMemProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19230,6 +19850,7 @@ ze_result_t zeGetVirtualMemProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetVirtualMemProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19252,10 +19873,11 @@ ze_result_t zeGetFabricVertexExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetFabricVertexExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFabricVertexExpProcAddrTable", (void **)&ze_real.zeGetFabricVertexExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19272,6 +19894,7 @@ ze_result_t zeGetFabricVertexExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetFabricVertexExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19294,10 +19917,11 @@ ze_result_t zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetFabricEdgeExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFabricEdgeExpProcAddrTable", (void **)&ze_real.zeGetFabricEdgeExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19314,6 +19938,7 @@ ze_result_t zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetFabricEdgeExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19335,10 +19960,11 @@ ze_result_t zetGetDeviceProcAddrTable(ze_api_version_t version, zet_device_ddita
   if (!tracer_real)
     tracer_real = (ze_zetGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetDeviceProcAddrTable", (void **)&ze_real.zetGetDeviceProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19355,6 +19981,7 @@ ze_result_t zetGetDeviceProcAddrTable(ze_api_version_t version, zet_device_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetDeviceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19376,10 +20003,11 @@ ze_result_t zetGetContextProcAddrTable(ze_api_version_t version, zet_context_ddi
   if (!tracer_real)
     tracer_real = (ze_zetGetContextProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetContextProcAddrTable", (void **)&ze_real.zetGetContextProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19396,6 +20024,7 @@ ze_result_t zetGetContextProcAddrTable(ze_api_version_t version, zet_context_ddi
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetContextProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19418,10 +20047,11 @@ ze_result_t zetGetCommandListProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetCommandListProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetCommandListProcAddrTable", (void **)&ze_real.zetGetCommandListProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19438,6 +20068,7 @@ ze_result_t zetGetCommandListProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetCommandListProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19459,10 +20090,11 @@ ze_result_t zetGetModuleProcAddrTable(ze_api_version_t version, zet_module_ddita
   if (!tracer_real)
     tracer_real = (ze_zetGetModuleProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetModuleProcAddrTable", (void **)&ze_real.zetGetModuleProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19479,6 +20111,7 @@ ze_result_t zetGetModuleProcAddrTable(ze_api_version_t version, zet_module_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetModuleProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19500,10 +20133,11 @@ ze_result_t zetGetKernelProcAddrTable(ze_api_version_t version, zet_kernel_ddita
   if (!tracer_real)
     tracer_real = (ze_zetGetKernelProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetKernelProcAddrTable", (void **)&ze_real.zetGetKernelProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19520,6 +20154,7 @@ ze_result_t zetGetKernelProcAddrTable(ze_api_version_t version, zet_kernel_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetKernelProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19542,10 +20177,11 @@ ze_result_t zetGetMetricGroupProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricGroupProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricGroupProcAddrTable", (void **)&ze_real.zetGetMetricGroupProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19562,6 +20198,7 @@ ze_result_t zetGetMetricGroupProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricGroupProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19584,10 +20221,11 @@ ze_result_t zetGetMetricGroupExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricGroupExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricGroupExpProcAddrTable", (void **)&ze_real.zetGetMetricGroupExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19604,6 +20242,7 @@ ze_result_t zetGetMetricGroupExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricGroupExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19625,10 +20264,11 @@ ze_result_t zetGetMetricProcAddrTable(ze_api_version_t version, zet_metric_ddita
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricProcAddrTable", (void **)&ze_real.zetGetMetricProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19645,6 +20285,7 @@ ze_result_t zetGetMetricProcAddrTable(ze_api_version_t version, zet_metric_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19667,10 +20308,11 @@ ze_result_t zetGetMetricStreamerProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricStreamerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricStreamerProcAddrTable", (void **)&ze_real.zetGetMetricStreamerProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19687,6 +20329,7 @@ ze_result_t zetGetMetricStreamerProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricStreamerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19709,10 +20352,11 @@ ze_result_t zetGetMetricQueryPoolProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricQueryPoolProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricQueryPoolProcAddrTable", (void **)&ze_real.zetGetMetricQueryPoolProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19729,6 +20373,7 @@ ze_result_t zetGetMetricQueryPoolProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricQueryPoolProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19751,10 +20396,11 @@ ze_result_t zetGetMetricQueryProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricQueryProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricQueryProcAddrTable", (void **)&ze_real.zetGetMetricQueryProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19771,6 +20417,7 @@ ze_result_t zetGetMetricQueryProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricQueryProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19793,10 +20440,11 @@ ze_result_t zetGetTracerExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetTracerExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetTracerExpProcAddrTable", (void **)&ze_real.zetGetTracerExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19813,6 +20461,7 @@ ze_result_t zetGetTracerExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetTracerExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19834,10 +20483,11 @@ ze_result_t zetGetDebugProcAddrTable(ze_api_version_t version, zet_debug_dditabl
   if (!tracer_real)
     tracer_real = (ze_zetGetDebugProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetDebugProcAddrTable", (void **)&ze_real.zetGetDebugProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19854,6 +20504,7 @@ ze_result_t zetGetDebugProcAddrTable(ze_api_version_t version, zet_debug_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetDebugProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19875,10 +20526,11 @@ ze_result_t zesGetDriverProcAddrTable(ze_api_version_t version, zes_driver_ddita
   if (!tracer_real)
     tracer_real = (ze_zesGetDriverProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDriverProcAddrTable", (void **)&ze_real.zesGetDriverProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19895,6 +20547,7 @@ ze_result_t zesGetDriverProcAddrTable(ze_api_version_t version, zes_driver_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetDriverProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19916,10 +20569,11 @@ ze_result_t zesGetDeviceProcAddrTable(ze_api_version_t version, zes_device_ddita
   if (!tracer_real)
     tracer_real = (ze_zesGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDeviceProcAddrTable", (void **)&ze_real.zesGetDeviceProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19936,6 +20590,7 @@ ze_result_t zesGetDeviceProcAddrTable(ze_api_version_t version, zes_device_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetDeviceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19958,10 +20613,11 @@ ze_result_t zesGetSchedulerProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetSchedulerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetSchedulerProcAddrTable", (void **)&ze_real.zesGetSchedulerProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19978,6 +20634,7 @@ ze_result_t zesGetSchedulerProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetSchedulerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20000,10 +20657,11 @@ ze_result_t zesGetPerformanceFactorProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetPerformanceFactorProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPerformanceFactorProcAddrTable", (void **)&ze_real.zesGetPerformanceFactorProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20020,6 +20678,7 @@ ze_result_t zesGetPerformanceFactorProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetPerformanceFactorProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20041,10 +20700,11 @@ ze_result_t zesGetPowerProcAddrTable(ze_api_version_t version, zes_power_dditabl
   if (!tracer_real)
     tracer_real = (ze_zesGetPowerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPowerProcAddrTable", (void **)&ze_real.zesGetPowerProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20061,6 +20721,7 @@ ze_result_t zesGetPowerProcAddrTable(ze_api_version_t version, zes_power_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetPowerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20083,10 +20744,11 @@ ze_result_t zesGetFrequencyProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetFrequencyProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFrequencyProcAddrTable", (void **)&ze_real.zesGetFrequencyProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20103,6 +20765,7 @@ ze_result_t zesGetFrequencyProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetFrequencyProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20124,10 +20787,11 @@ ze_result_t zesGetEngineProcAddrTable(ze_api_version_t version, zes_engine_ddita
   if (!tracer_real)
     tracer_real = (ze_zesGetEngineProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetEngineProcAddrTable", (void **)&ze_real.zesGetEngineProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20144,6 +20808,7 @@ ze_result_t zesGetEngineProcAddrTable(ze_api_version_t version, zes_engine_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetEngineProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20165,10 +20830,11 @@ ze_result_t zesGetStandbyProcAddrTable(ze_api_version_t version, zes_standby_ddi
   if (!tracer_real)
     tracer_real = (ze_zesGetStandbyProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetStandbyProcAddrTable", (void **)&ze_real.zesGetStandbyProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20185,6 +20851,7 @@ ze_result_t zesGetStandbyProcAddrTable(ze_api_version_t version, zes_standby_ddi
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetStandbyProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20206,10 +20873,11 @@ ze_result_t zesGetFirmwareProcAddrTable(ze_api_version_t version, zes_firmware_d
   if (!tracer_real)
     tracer_real = (ze_zesGetFirmwareProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFirmwareProcAddrTable", (void **)&ze_real.zesGetFirmwareProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20226,6 +20894,7 @@ ze_result_t zesGetFirmwareProcAddrTable(ze_api_version_t version, zes_firmware_d
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetFirmwareProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20247,10 +20916,11 @@ ze_result_t zesGetMemoryProcAddrTable(ze_api_version_t version, zes_memory_ddita
   if (!tracer_real)
     tracer_real = (ze_zesGetMemoryProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetMemoryProcAddrTable", (void **)&ze_real.zesGetMemoryProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20267,6 +20937,7 @@ ze_result_t zesGetMemoryProcAddrTable(ze_api_version_t version, zes_memory_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetMemoryProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20289,10 +20960,11 @@ ze_result_t zesGetFabricPortProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetFabricPortProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFabricPortProcAddrTable", (void **)&ze_real.zesGetFabricPortProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20309,6 +20981,7 @@ ze_result_t zesGetFabricPortProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetFabricPortProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20331,10 +21004,11 @@ ze_result_t zesGetTemperatureProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetTemperatureProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetTemperatureProcAddrTable", (void **)&ze_real.zesGetTemperatureProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20351,6 +21025,7 @@ ze_result_t zesGetTemperatureProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetTemperatureProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20372,10 +21047,11 @@ ze_result_t zesGetPsuProcAddrTable(ze_api_version_t version, zes_psu_dditable_t 
   if (!tracer_real)
     tracer_real = (ze_zesGetPsuProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPsuProcAddrTable", (void **)&ze_real.zesGetPsuProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20392,6 +21068,7 @@ ze_result_t zesGetPsuProcAddrTable(ze_api_version_t version, zes_psu_dditable_t 
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetPsuProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20413,10 +21090,11 @@ ze_result_t zesGetFanProcAddrTable(ze_api_version_t version, zes_fan_dditable_t 
   if (!tracer_real)
     tracer_real = (ze_zesGetFanProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFanProcAddrTable", (void **)&ze_real.zesGetFanProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20433,6 +21111,7 @@ ze_result_t zesGetFanProcAddrTable(ze_api_version_t version, zes_fan_dditable_t 
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetFanProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20454,10 +21133,11 @@ ze_result_t zesGetLedProcAddrTable(ze_api_version_t version, zes_led_dditable_t 
   if (!tracer_real)
     tracer_real = (ze_zesGetLedProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetLedProcAddrTable", (void **)&ze_real.zesGetLedProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20474,6 +21154,7 @@ ze_result_t zesGetLedProcAddrTable(ze_api_version_t version, zes_led_dditable_t 
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetLedProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20495,10 +21176,11 @@ ze_result_t zesGetRasProcAddrTable(ze_api_version_t version, zes_ras_dditable_t 
   if (!tracer_real)
     tracer_real = (ze_zesGetRasProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetRasProcAddrTable", (void **)&ze_real.zesGetRasProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20515,6 +21197,7 @@ ze_result_t zesGetRasProcAddrTable(ze_api_version_t version, zes_ras_dditable_t 
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetRasProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20537,10 +21220,11 @@ ze_result_t zesGetDiagnosticsProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetDiagnosticsProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDiagnosticsProcAddrTable", (void **)&ze_real.zesGetDiagnosticsProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20557,6 +21241,7 @@ ze_result_t zesGetDiagnosticsProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetDiagnosticsProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20578,10 +21263,11 @@ ze_result_t zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *ver
   if (!tracer_real)
     tracer_real = (ze_zelLoaderGetVersions_fn *)tracer_resolve(
         "libze_loader.so.1", "zelLoaderGetVersions", (void **)&ze_real.zelLoaderGetVersions);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_elems, versions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
@@ -20616,6 +21302,7 @@ ze_result_t zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *ver
   tracer_args.tracer_result = tracer_real(tracer_args.num_elems, tracer_args.versions);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
@@ -20637,10 +21324,11 @@ ze_result_t zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleI
   if (!tracer_real)
     tracer_real = (ze_zelLoaderTranslateHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zelLoaderTranslateHandle", (void **)&ze_real.zelLoaderTranslateHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handleType, handleIn, handleOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
@@ -20678,6 +21366,7 @@ ze_result_t zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleI
                                           tracer_args.handleOut);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
@@ -20699,10 +21388,11 @@ ze_result_t zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *
   if (!tracer_real)
     tracer_real = (ze_zelTracerCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerCreate", (void **)&ze_real.zelTracerCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
@@ -20737,6 +21427,7 @@ ze_result_t zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *
   tracer_args.tracer_result = tracer_real(tracer_args.desc, tracer_args.phTracer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
@@ -20758,10 +21449,11 @@ ze_result_t zelTracerDestroy(zel_tracer_handle_t hTracer) {
   if (!tracer_real)
     tracer_real = (ze_zelTracerDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerDestroy", (void **)&ze_real.zelTracerDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
@@ -20794,6 +21486,7 @@ ze_result_t zelTracerDestroy(zel_tracer_handle_t hTracer) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
@@ -20814,10 +21507,11 @@ ze_result_t zelTracerSetPrologues(zel_tracer_handle_t hTracer, zel_core_callback
   if (!tracer_real)
     tracer_real = (ze_zelTracerSetPrologues_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetPrologues", (void **)&ze_real.zelTracerSetPrologues);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
@@ -20852,6 +21546,7 @@ ze_result_t zelTracerSetPrologues(zel_tracer_handle_t hTracer, zel_core_callback
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.pCoreCbs);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
@@ -20872,10 +21567,11 @@ ze_result_t zelTracerSetEpilogues(zel_tracer_handle_t hTracer, zel_core_callback
   if (!tracer_real)
     tracer_real = (ze_zelTracerSetEpilogues_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetEpilogues", (void **)&ze_real.zelTracerSetEpilogues);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
@@ -20910,6 +21606,7 @@ ze_result_t zelTracerSetEpilogues(zel_tracer_handle_t hTracer, zel_core_callback
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.pCoreCbs);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
@@ -20930,10 +21627,11 @@ ze_result_t zelTracerSetEnabled(zel_tracer_handle_t hTracer, ze_bool_t enable) {
   if (!tracer_real)
     tracer_real = (ze_zelTracerSetEnabled_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetEnabled", (void **)&ze_real.zelTracerSetEnabled);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
@@ -20968,6 +21666,7 @@ ze_result_t zelTracerSetEnabled(zel_tracer_handle_t hTracer, ze_bool_t enable) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.enable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
