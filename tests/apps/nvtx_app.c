@@ -4,8 +4,8 @@
  * Layer (nvtxRangePushEx), each level sleeping a known time, with a mark inside each
  * Layer; the main thread wraps them in a start/end range, Epoch.
  *
- * Writes to $APP_MANIFEST what it did: ranges per name, the least time each took (from
- * its sleeps), and the depth it was opened at on its thread. Exits 77 when no NVTX tool
+ * Writes to $APP_MANIFEST what it did: its NVTX calls, ranges per name, the least time
+ * each took (from its sleeps), and the depth it was opened at on its thread. Exits 77 when no NVTX tool
  * is named (NVTX_INJECTION64_PATH).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -78,12 +78,16 @@ int main(void) {
     long long ms = 1000000LL;
     fprintf(out,
             "{\"threads\": %d,\n"
+            " \"calls\": {\"nvtxDomainCreateA\": 1, \"nvtxRangeStartA\": 1, \"nvtxRangePushA\": %d,\n"
+            "           \"nvtxDomainRangePushEx\": %d, \"nvtxRangePushEx\": %d, \"nvtxMarkA\": %d,\n"
+            "           \"nvtxRangePop\": %d, \"nvtxDomainRangePop\": %d, \"nvtxRangeEnd\": 1,\n"
+            "           \"nvtxDomainDestroy\": 1},\n"
             " \"regions\": {\"Step\": {\"calls\": %d, \"min_ns\": %lld, \"depth\": 0},\n"
             "             \"Forward\": {\"calls\": %d, \"min_ns\": %lld, \"depth\": 1},\n"
             "             \"Layer\": {\"calls\": %d, \"min_ns\": %lld, \"depth\": 2},\n"
             "             \"Checkpoint\": {\"calls\": %d, \"min_ns\": 0, \"depth\": 3},\n"
             "             \"Epoch\": {\"calls\": 1, \"min_ns\": %lld, \"depth\": 0}}}\n",
-            THREADS + 1, n, (LAYER_MS + FORWARD_MS + STEP_MS) * ms, n,
+            THREADS + 1, n, n, n, n, 2 * n, n, n, (LAYER_MS + FORWARD_MS + STEP_MS) * ms, n,
             (LAYER_MS + FORWARD_MS) * ms, n, LAYER_MS * ms, n,
             STEPS * (LAYER_MS + FORWARD_MS + STEP_MS) * ms);
     fclose(out);
