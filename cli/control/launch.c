@@ -188,7 +188,7 @@ static char **make_shell_argv(const char *path, const char *const *argv)
 }
 
 /* The environment may name another copy, for an LTTng carried to a machine that has no
- * package of it (docs/cuda.md): TRACER_UST_FORK_LIBRARY=/path/liblttng-ust-fork.so.1. */
+ * package of it (scripts/lttng-carry.sh): TRACER_UST_FORK_LIBRARY=/path/liblttng-ust-fork.so.1. */
 const char *launch_default_ust_fork_library(void)
 {
   const char *carried = getenv("TRACER_UST_FORK_LIBRARY");
