@@ -226,14 +226,22 @@ static struct pending pending[MAX_PENDING];
 static size_t pending_count;
 static struct reference references[MAX_CONTEXTS];
 static size_t reference_count;
+/* Events of the current context, kept for reuse; an event belongs to the context that
+ * was current when it was made, so the pool is emptied when the context changes. */
 static CUevent pool[POOL];
+static CUcontext pool_context;
 static size_t pool_count;
 static pthread_mutex_t cuda_lock = PTHREAD_MUTEX_INITIALIZER;
 
 enum timing { TIMING_UNSET, TIMING_EVENTS, TIMING_CUPTI, TIMING_NONE };
 static enum timing timing;
 
-static CUevent event_take(void) {
+static CUevent event_take(CUcontext context) {
+  if (context != pool_context) {
+    while (pool_count)
+      cuEventDestroy_v2(pool[--pool_count]);
+    pool_context = context;
+  }
   if (pool_count)
     return pool[--pool_count];
   CUevent event = NULL;
@@ -242,10 +250,10 @@ static CUevent event_take(void) {
   return event;
 }
 
-static void event_give(CUevent event) {
+static void event_give(CUcontext context, CUevent event) {
   if (!event)
     return;
-  if (pool_count < POOL)
+  if (pool_count < POOL && context == pool_context)
     pool[pool_count++] = event;
   else
     cuEventDestroy_v2(event);
@@ -260,21 +268,25 @@ static struct reference *reference_of(CUcontext context) {
       return &references[i];
   if (reference_count == MAX_CONTEXTS)
     return NULL;
+  /* Made in that context, whichever is current on the thread that reads. */
+  CUcontext previous = NULL;
+  if (cuCtxPushCurrent_v2(context) != CUDA_SUCCESS)
+    return NULL;
   CUstream stream = NULL;
-  CUevent event = event_take();
-  if (!event || cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) {
-    event_give(event);
-    return NULL;
-  }
+  CUevent event = NULL;
+  bool ok = cuEventCreate(&event, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
+            cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS;
   uint64_t before = raw_now();
-  bool ok = cuEventRecord(event, stream) == CUDA_SUCCESS &&
-            cuEventSynchronize(event) == CUDA_SUCCESS;
+  ok = ok && cuEventRecord(event, stream) == CUDA_SUCCESS &&
+       cuEventSynchronize(event) == CUDA_SUCCESS;
   uint64_t after = raw_now();
-  cuStreamDestroy_v2(stream);
-  if (!ok) {
-    event_give(event);
+  if (stream)
+    cuStreamDestroy_v2(stream);
+  if (!ok && event)
+    cuEventDestroy_v2(event);
+  cuCtxPopCurrent_v2(&previous);
+  if (!ok)
     return NULL;
-  }
   struct reference *r = &references[reference_count++];
   *r = (struct reference){context, event, before + (after - before) / 2};
   return r;
@@ -302,13 +314,13 @@ static void drain(bool wait) {
                             tracer_clock_raw_to_trace(span.start_raw_ns),
                             tracer_clock_raw_to_trace(span.end_raw_ns));
       if (span.start_raw_ns > r->raw_ns) { /* the start event becomes the reference */
-        event_give(r->event);
+        event_give(p->context, r->event);
         r->event = p->start, r->raw_ns = span.start_raw_ns;
         p->start = NULL;
       }
     }
-    event_give(p->start);
-    event_give(p->end);
+    event_give(p->context, p->start);
+    event_give(p->context, p->end);
   }
   pending_count = kept;
 }
@@ -517,15 +529,15 @@ void cuda_command_begin(struct tracer_command *command) {
     struct pending *p = &pending[pending_count];
     p->context = context;
     p->recorded = false;
-    p->start = event_take();
-    p->end = event_take();
+    p->start = event_take(context);
+    p->end = event_take(context);
     if (p->start && p->end &&
         cuEventRecord(p->start, (CUstream)command->queue) == CUDA_SUCCESS) {
       recording_start = p->start, recording_end = p->end;
       pending_count++;
     } else {
-      event_give(p->start);
-      event_give(p->end);
+      event_give(context, p->start);
+      event_give(context, p->end);
     }
   }
   pthread_mutex_unlock(&cuda_lock);
@@ -558,8 +570,8 @@ void cuda_command_end(struct tracer_command *command, int64_t status) {
     p->recorded = true;
     snprintf(p->name, sizeof p->name, "%s", name);
   } else if (i < pending_count) {
-    event_give(pending[i].start);
-    event_give(pending[i].end);
+    event_give(pending[i].context, pending[i].start);
+    event_give(pending[i].context, pending[i].end);
     pending[i] = pending[--pending_count];
   }
   pthread_mutex_unlock(&cuda_lock);
