@@ -44,7 +44,7 @@
 /* Exit codes of the tracer itself; when it runs an app, it exits with the app's code. */
 enum tracer_exit {
   TRACER_EXIT_USAGE = 2,    /* bad command line */
-  TRACER_EXIT_SESSION = 3,  /* no LTTng session could be set up */
+  TRACER_EXIT_SESSION = 3,  /* no LTTng session, or its daemon was lost or silent */
   TRACER_EXIT_ANALYSIS = 4, /* the trace could not be read */
 };
 
@@ -130,10 +130,10 @@ static const char usage[] =
     "  -V, --version          show the version and exit\n"
     "\n"
     "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
-    "found), or 2 for a bad command line, 3 when no LTTng session could be set up, 4 when\n"
-    "a trace cannot be read; with --check, 0 when a trace would work, else 1.\n"
-    "The output is described in analysis-output.md (docs/ in the sources,\n"
-    "share/doc/tracer once installed).\n";
+    "found), or 2 for a bad command line, 3 when no LTTng session could be set up or its\n"
+    "session daemon died or stopped answering, 4 when a trace cannot be read; with --check,\n"
+    "0 when a trace would work, else 1. The output is described in analysis-output.md, the\n"
+    "daemon in session-daemon.md (docs/ in the sources, share/doc/tracer once installed).\n";
 
 static void print_usage(FILE *out) {
   char list[512] = "";
@@ -183,6 +183,12 @@ static char *exe_dir(void) {
 }
 
 static char *find_library(const char *backend) {
+  const char *path_dir = backends_path_dir(backend); /* a backend of TRACER_BACKEND_PATH */
+  if (path_dir) {
+    char path[PATH_MAX], resolved[PATH_MAX];
+    snprintf(path, sizeof path, "%s/libtracer_%s.so", path_dir, backend);
+    return access(path, R_OK) == 0 && realpath(path, resolved) ? strdup(resolved) : NULL;
+  }
   char *dir = exe_dir();
   const char *subdirs[] = {"../" TRACER_LIB_SUBDIR, "../lib"};
   char *found = NULL;
@@ -469,7 +475,9 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
     }
     char *lib = find_library(b);
     if (!lib) {
-      error("Cannot find the %s interposer (libtracer_%s.so next to the tracer)", b, b);
+      error("Cannot find the %s interposer (libtracer_%s.so next to the tracer or on "
+            "TRACER_BACKEND_PATH)",
+            b, b);
       return -1;
     }
     (*names)[*n] = strdup(b);
@@ -541,6 +549,17 @@ static char *trace_clock_plugin(const struct options *o) {
   return find_library("clock");
 }
 
+/* The session daemon did not answer in time (session_set_hang_handler): a thread is
+ * still blocked in liblttng-ctl, so only async-signal-safe calls, then exit. */
+static void on_daemon_hang(const char *message) {
+  static const char prefix[] = "tracer: error: ";
+  ssize_t ignored = write(STDERR_FILENO, prefix, sizeof prefix - 1);
+  ignored = write(STDERR_FILENO, message, strlen(message));
+  ignored = write(STDERR_FILENO, "\n", 1);
+  (void)ignored;
+  _exit(TRACER_EXIT_SESSION);
+}
+
 static int run(const struct options *o) {
   char **names = NULL, **libs = NULL;
   size_t n = 0;
@@ -595,7 +614,15 @@ static int run(const struct options *o) {
   size_t env_count = 0;
   while (session_env && session_env[env_count])
     env_count++;
-  const char **app_env = calloc(env_count + n + 4, sizeof *app_env);
+  /* What the backends' own libraries need in the app's environment (the specs'
+   * trace.environment), unless the user set it. */
+  size_t backend_env_count = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    for (size_t k = 0; b && b->environment && b->environment[k]; k++)
+      backend_env_count++;
+  }
+  const char **app_env = calloc(env_count + n + backend_env_count + 4, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
@@ -606,6 +633,16 @@ static int run(const struct options *o) {
     app_env[env_count++] = collectors[i];
   if (app_env && o->start_paused)
     app_env[env_count++] = "TRACER_START_PAUSED=1";
+  for (size_t i = 0; app_env && i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    for (size_t k = 0; b && b->environment && b->environment[k]; k++) {
+      const char *entry = b->environment[k];
+      char name[128];
+      snprintf(name, sizeof name, "%.*s", (int)strcspn(entry, "="), entry);
+      if (!getenv(name))
+        app_env[env_count++] = entry;
+    }
+  }
   struct launch_request req = {
       .argv = (const char *const *)o->app,
       .preload_libraries = (const char *const *)libs,
@@ -675,9 +712,31 @@ static int run(const struct options *o) {
   launch_free(app);
   if (report.lost_packets)
     say(o, "%llu packets were lost by the consumer", (unsigned long long)report.lost_packets);
+  /* "trace saved" only of a trace that can be read: metadata, and events unless the app
+   * made no traced call. */
+  enum session_trace_content content = session_trace_content(trace_dir);
+  if (content == SESSION_TRACE_NO_METADATA) {
+    if (report.daemon_lost)
+      error("No trace was saved in %s: the session daemon ended before writing the trace's "
+            "metadata, and every event of the app is lost", trace_dir);
+    else
+      error("No trace was saved in %s: the app never registered with the session daemon "
+            "(LTTng-UST was not loaded in it: a static or setuid program?)", trace_dir);
+    if (rc == 0)
+      rc = report.daemon_lost ? TRACER_EXIT_SESSION : TRACER_EXIT_ANALYSIS;
+    goto done;
+  }
   mark_latest(trace_dir);
-  say(o, "trace saved in %s", trace_dir);
+  if (report.daemon_lost)
+    error("Only part of the trace was saved in %s: what the session daemon wrote before it "
+          "ended; the tables below count that part", trace_dir);
+  else if (content == SESSION_TRACE_NO_EVENTS)
+    say(o, "trace saved in %s: it holds no event (the app made no traced call)", trace_dir);
+  else
+    say(o, "trace saved in %s", trace_dir);
   int arc = analyse(o, trace_dir);
+  if (report.daemon_lost && rc == 0)
+    rc = TRACER_EXIT_SESSION;
   if (arc && rc == 0)
     rc = arc;
 done:
@@ -746,7 +805,9 @@ int main(int argc, char **argv) {
       {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0}};
   struct options o = {.mode = MODE_DEFAULT};
+  session_set_hang_handler(on_daemon_hang);
   int c;
+  backends_load_path(); /* before --help lists the backends */
   /* '+': options end at the app's name, so the app's own options stay its own. */
   while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::l::qhV", longopts, NULL)) != -1) {
     switch (c) {

@@ -47,6 +47,10 @@ int view_recording_root(const struct model *m, const struct spec *s, struct tree
                         struct diag *d) {
   const struct spec_trace *t = &s->trace;
   tree_set_string(root, "collector", t->load_through ? t->load_through : "");
+  struct tree *environment = tree_set(root, "environment", tree_list());
+  for (size_t i = 0; i < t->environment.len; i++)
+    tree_set_string(tree_push(environment, tree_map()), "entry",
+                    ((const struct spec_string *)t->environment.items[i])->value);
   struct tree *exports = tree_set(root, "exports", tree_list());
   for (size_t i = 0; i < t->exports.len; i++)
     tree_set_string(tree_push(exports, tree_map()), "name",

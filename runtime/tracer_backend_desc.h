@@ -127,6 +127,9 @@ struct tracer_backend_desc {
   /* "" for an LD_PRELOAD interposer; else the environment variable through which the
    * API's own library loads the backend's library (a collector or tool). */
   const char *collector;
+  /* NAME=VALUE entries for the app's environment when this backend is traced (the spec's
+   * trace.environment), NULL-terminated. */
+  const char *const *environment;
 };
 
 #endif

@@ -9360,6 +9360,10 @@ static const struct tracer_function_desc cuda_functions[] = {
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
+static const char *const cuda_environment[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_cuda = {
     "cuda",
     "CUDA",
@@ -9370,4 +9374,5 @@ const struct tracer_backend_desc tracer_backend_cuda = {
     &cuda_names_54,
     0,
     "",
+    cuda_environment,
 };

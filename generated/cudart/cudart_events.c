@@ -6625,6 +6625,10 @@ static const struct tracer_function_desc cudart_functions[] = {
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
+static const char *const cudart_environment[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_cudart = {
     "cudart",
     "CUDART",
@@ -6635,4 +6639,5 @@ const struct tracer_backend_desc tracer_backend_cudart = {
     &cudart_names_1,
     0,
     "",
+    cudart_environment,
 };

@@ -7322,6 +7322,10 @@ static const struct tracer_function_desc hip_functions[] = {
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
+static const char *const hip_environment[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_hip = {
     "hip",
     "HIP",
@@ -7332,4 +7336,5 @@ const struct tracer_backend_desc tracer_backend_hip = {
     &hip_names_3,
     1,
     "",
+    hip_environment,
 };

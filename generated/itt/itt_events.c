@@ -1651,6 +1651,11 @@ static const struct tracer_function_desc itt_functions[] = {
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
+static const char *const itt_environment[] = {
+    "INTEL_ITTNOTIFY_GROUPS=all",
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_itt = {
     "itt",
     "ITT",
@@ -1661,4 +1666,5 @@ const struct tracer_backend_desc tracer_backend_itt = {
     NULL,
     0,
     "INTEL_LIBITTNOTIFY64",
+    itt_environment,
 };

@@ -377,6 +377,10 @@ static const struct tracer_function_desc nvtx_functions[] = {
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
+static const char *const nvtx_environment[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_nvtx = {
     "nvtx",
     "NVTX",
@@ -387,4 +391,5 @@ const struct tracer_backend_desc tracer_backend_nvtx = {
     NULL,
     0,
     "NVTX_INJECTION64_PATH",
+    nvtx_environment,
 };

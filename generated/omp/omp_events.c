@@ -502,6 +502,10 @@ static const struct tracer_function_desc omp_functions[] = {
     {"ompt_callback_target_emi:target_update_nowait", TRACER_STATUS_NONE, NULL, 0, 0, 0, NULL, 0, TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
+static const char *const omp_environment[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_omp = {
     "omp",
     "OMP",
@@ -512,4 +516,5 @@ const struct tracer_backend_desc tracer_backend_omp = {
     NULL,
     0,
     "",
+    omp_environment,
 };

@@ -3508,6 +3508,10 @@ static const struct tracer_function_desc opencl_functions[] = {
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
+static const char *const opencl_environment[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_opencl = {
     "opencl",
     "OPENCL",
@@ -3518,4 +3522,5 @@ const struct tracer_backend_desc tracer_backend_opencl = {
     &opencl_status_names,
     0,
     "",
+    opencl_environment,
 };

@@ -8818,6 +8818,10 @@ static const struct tracer_function_desc ze_functions[] = {
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };
 
+static const char *const ze_environment[] = {
+    NULL,
+};
+
 const struct tracer_backend_desc tracer_backend_ze = {
     "ze",
     "ZE",
@@ -8828,4 +8832,5 @@ const struct tracer_backend_desc tracer_backend_ze = {
     &ze_names_0,
     0,
     "",
+    ze_environment,
 };
