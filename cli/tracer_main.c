@@ -425,12 +425,12 @@ static char **event_patterns(const struct options *o, char **backends, size_t n)
       p[k++] = strdup(buf);
       break;
     case MODE_DEFAULT:
-      /* Every function's own event F, but neither `call` nor F_full (session.h). */
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*!lttng_ust_%s:call,lttng_ust_%s:*_full", b, b, b);
+      /* Every function's own event F, but neither `call` nor F__full (session.h). */
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*!lttng_ust_%s:call,lttng_ust_%s:*__full", b, b, b);
       p[k++] = strdup(buf);
       break;
     case MODE_FULL:
-      snprintf(buf, sizeof buf, "lttng_ust_%s:*_full", b);
+      snprintf(buf, sizeof buf, "lttng_ust_%s:*__full", b);
       p[k++] = strdup(buf);
       break;
     }

@@ -77,7 +77,8 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
     return;
   info->desc = desc;
   info->backend = backend_index(desc);
-  /* One event per call: `call` (minimal mode), `F` (default) or `F_full`. */
+  /* One event per call: `call` (minimal mode), `F` (default) or `F__full` (two
+   * underscores: a library may have functions F and F_full). */
   info->record = ctf_event_class_field_index(c, "record"); /* see event_map_call() */
   if (strcmp(event, "call") == 0) {
     info->role = EVENT_CALL;
@@ -85,7 +86,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   }
   int function = backends_function_index(desc, event, event_len);
   size_t stem;
-  if (function < 0 && ends_with(event, event_len, "_full", &stem)) {
+  if (function < 0 && ends_with(event, event_len, "__full", &stem)) {
     function = backends_function_index(desc, event, stem);
     info->full = function >= 0;
   }
