@@ -946,13 +946,13 @@ CUresult cuGetErrorString(CUresult error, const char **pStr) {
         "libcuda.so.1", "cuGetErrorString", (void **)&cuda_real.cuGetErrorString);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(error, pStr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -988,8 +988,8 @@ CUresult cuGetErrorString(CUresult error, const char **pStr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pStr ? (uint64_t)(uintptr_t)(*tracer_args.pStr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGetErrorString_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGetErrorString__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGetErrorString, tracer_record);
   else
@@ -1007,13 +1007,13 @@ CUresult cuGetErrorName(CUresult error, const char **pStr) {
         "libcuda.so.1", "cuGetErrorName", (void **)&cuda_real.cuGetErrorName);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(error, pStr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1049,8 +1049,8 @@ CUresult cuGetErrorName(CUresult error, const char **pStr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pStr ? (uint64_t)(uintptr_t)(*tracer_args.pStr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGetErrorName_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGetErrorName__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGetErrorName, tracer_record);
   else
@@ -1068,7 +1068,7 @@ CUresult cuInit(unsigned int Flags) {
         "libcuda.so.1", "cuInit", (void **)&cuda_real.cuInit);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(Flags);
@@ -1090,8 +1090,8 @@ CUresult cuInit(unsigned int Flags) {
   cuda_hook_cuInit_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuInit_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuInit__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit))
     lttng_ust_tracepoint(lttng_ust_cuda, cuInit, tracer_record);
   else
@@ -1109,13 +1109,13 @@ CUresult cuDriverGetVersion(int *driverVersion) {
         "libcuda.so.1", "cuDriverGetVersion", (void **)&cuda_real.cuDriverGetVersion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1149,8 +1149,8 @@ CUresult cuDriverGetVersion(int *driverVersion) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDriverGetVersion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDriverGetVersion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDriverGetVersion, tracer_record);
   else
@@ -1168,13 +1168,13 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
         "libcuda.so.1", "cuDeviceGet", (void **)&cuda_real.cuDeviceGet);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, ordinal);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1210,8 +1210,8 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGet_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGet__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGet, tracer_record);
   else
@@ -1229,13 +1229,13 @@ CUresult cuDeviceGetCount(int *count) {
         "libcuda.so.1", "cuDeviceGetCount", (void **)&cuda_real.cuDeviceGetCount);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1269,8 +1269,8 @@ CUresult cuDeviceGetCount(int *count) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetCount_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetCount__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetCount, tracer_record);
   else
@@ -1288,13 +1288,13 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
         "libcuda.so.1", "cuDeviceGetName", (void **)&cuda_real.cuDeviceGetName);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, len, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1332,8 +1332,8 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.name ? (uint64_t)(int64_t)(*tracer_args.name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetName_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetName__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetName, tracer_record);
   else
@@ -1351,13 +1351,13 @@ CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) {
         "libcuda.so.1", "cuDeviceGetUuid_v2", (void **)&cuda_real.cuDeviceGetUuid_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(uuid, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1392,8 +1392,8 @@ CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetUuid_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetUuid_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetUuid_v2, tracer_record);
   else
@@ -1411,13 +1411,13 @@ CUresult cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev)
         "libcuda.so.1", "cuDeviceGetLuid", (void **)&cuda_real.cuDeviceGetLuid);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(luid, deviceNodeMask, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1457,8 +1457,8 @@ CUresult cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev)
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.luid ? (uint64_t)(int64_t)(*tracer_args.luid) : 0;
   tracer_record[8] = tracer_args.deviceNodeMask ? (uint64_t)(*tracer_args.deviceNodeMask) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetLuid_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetLuid__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetLuid, tracer_record);
   else
@@ -1476,13 +1476,13 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
         "libcuda.so.1", "cuDeviceTotalMem_v2", (void **)&cuda_real.cuDeviceTotalMem_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(bytes, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1518,8 +1518,8 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceTotalMem_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceTotalMem_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceTotalMem_v2, tracer_record);
   else
@@ -1538,13 +1538,13 @@ CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_
         "libcuda.so.1", "cuDeviceGetTexture1DLinearMaxWidth", (void **)&cuda_real.cuDeviceGetTexture1DLinearMaxWidth);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(maxWidthInElements, format, numChannels, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1585,8 +1585,8 @@ CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.maxWidthInElements ? (uint64_t)(*tracer_args.maxWidthInElements) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth, tracer_record);
   else
@@ -1604,13 +1604,13 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) 
         "libcuda.so.1", "cuDeviceGetAttribute", (void **)&cuda_real.cuDeviceGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1648,8 +1648,8 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetAttribute, tracer_record);
   else
@@ -1669,13 +1669,13 @@ CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
         "libcuda.so.1", "cuDeviceGetHostAtomicCapabilities", (void **)&cuda_real.cuDeviceGetHostAtomicCapabilities);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1716,8 +1716,8 @@ CUresult cuDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities, tracer_record);
   else
@@ -1735,13 +1735,13 @@ CUresult cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, i
         "libcuda.so.1", "cuDeviceGetNvSciSyncAttributes", (void **)&cuda_real.cuDeviceGetNvSciSyncAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(nvSciSyncAttrList, dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1779,8 +1779,8 @@ CUresult cuDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, CUdevice dev, i
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes, tracer_record);
   else
@@ -1798,13 +1798,13 @@ CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
         "libcuda.so.1", "cuDeviceSetMemPool", (void **)&cuda_real.cuDeviceSetMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1839,8 +1839,8 @@ CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceSetMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceSetMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceSetMemPool, tracer_record);
   else
@@ -1858,13 +1858,13 @@ CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
         "libcuda.so.1", "cuDeviceGetMemPool", (void **)&cuda_real.cuDeviceGetMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1900,8 +1900,8 @@ CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pool ? (uint64_t)(uintptr_t)(*tracer_args.pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetMemPool, tracer_record);
   else
@@ -1919,13 +1919,13 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
         "libcuda.so.1", "cuDeviceGetDefaultMemPool", (void **)&cuda_real.cuDeviceGetDefaultMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool_out, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1961,8 +1961,8 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pool_out ? (uint64_t)(uintptr_t)(*tracer_args.pool_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetDefaultMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetDefaultMemPool, tracer_record);
   else
@@ -1980,13 +1980,13 @@ CUresult cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevi
         "libcuda.so.1", "cuDeviceGetExecAffinitySupport", (void **)&cuda_real.cuDeviceGetExecAffinitySupport);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, type, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2024,8 +2024,8 @@ CUresult cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetExecAffinitySupport_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetExecAffinitySupport, tracer_record);
   else
@@ -2044,13 +2044,13 @@ CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
         "libcuda.so.1", "cuFlushGPUDirectRDMAWrites", (void **)&cuda_real.cuFlushGPUDirectRDMAWrites);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(target, scope);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2085,8 +2085,8 @@ CUresult cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites, tracer_record);
   else
@@ -2104,13 +2104,13 @@ CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
         "libcuda.so.1", "cuDeviceGetProperties", (void **)&cuda_real.cuDeviceGetProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2145,8 +2145,8 @@ CUresult cuDeviceGetProperties(CUdevprop *prop, CUdevice dev) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetProperties, tracer_record);
   else
@@ -2164,13 +2164,13 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
         "libcuda.so.1", "cuDeviceComputeCapability", (void **)&cuda_real.cuDeviceComputeCapability);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(major, minor, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2209,8 +2209,8 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.major ? (uint64_t)(int64_t)(*tracer_args.major) : 0;
   tracer_record[8] = tracer_args.minor ? (uint64_t)(int64_t)(*tracer_args.minor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceComputeCapability_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceComputeCapability__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceComputeCapability, tracer_record);
   else
@@ -2228,13 +2228,13 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
         "libcuda.so.1", "cuDevicePrimaryCtxRetain", (void **)&cuda_real.cuDevicePrimaryCtxRetain);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2270,8 +2270,8 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxRetain_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxRetain, tracer_record);
   else
@@ -2289,7 +2289,7 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
         "libcuda.so.1", "cuDevicePrimaryCtxRelease_v2", (void **)&cuda_real.cuDevicePrimaryCtxRelease_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev);
@@ -2311,8 +2311,8 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2, tracer_record);
   else
@@ -2330,13 +2330,13 @@ CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) {
         "libcuda.so.1", "cuDevicePrimaryCtxSetFlags_v2", (void **)&cuda_real.cuDevicePrimaryCtxSetFlags_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2371,8 +2371,8 @@ CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2, tracer_record);
   else
@@ -2390,13 +2390,13 @@ CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *acti
         "libcuda.so.1", "cuDevicePrimaryCtxGetState", (void **)&cuda_real.cuDevicePrimaryCtxGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2435,8 +2435,8 @@ CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *acti
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
   tracer_record[8] = tracer_args.active ? (uint64_t)(int64_t)(*tracer_args.active) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxGetState, tracer_record);
   else
@@ -2454,13 +2454,13 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
         "libcuda.so.1", "cuDevicePrimaryCtxReset_v2", (void **)&cuda_real.cuDevicePrimaryCtxReset_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2493,8 +2493,8 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2, tracer_record);
   else
@@ -2513,13 +2513,13 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, uns
         "libcuda.so.1", "cuCtxCreate_v4", (void **)&cuda_real.cuCtxCreate_v4);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx, ctxCreateParams, flags, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2560,8 +2560,8 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, uns
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxCreate_v4_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxCreate_v4__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxCreate_v4, tracer_record);
   else
@@ -2579,7 +2579,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx) {
         "libcuda.so.1", "cuCtxDestroy_v2", (void **)&cuda_real.cuCtxDestroy_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
@@ -2601,8 +2601,8 @@ CUresult cuCtxDestroy_v2(CUcontext ctx) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDestroy_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDestroy_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDestroy_v2, tracer_record);
   else
@@ -2620,13 +2620,13 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
         "libcuda.so.1", "cuCtxPushCurrent_v2", (void **)&cuda_real.cuCtxPushCurrent_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2659,8 +2659,8 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxPushCurrent_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxPushCurrent_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxPushCurrent_v2, tracer_record);
   else
@@ -2678,13 +2678,13 @@ CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
         "libcuda.so.1", "cuCtxPopCurrent_v2", (void **)&cuda_real.cuCtxPopCurrent_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2718,8 +2718,8 @@ CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxPopCurrent_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxPopCurrent_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxPopCurrent_v2, tracer_record);
   else
@@ -2737,13 +2737,13 @@ CUresult cuCtxSetCurrent(CUcontext ctx) {
         "libcuda.so.1", "cuCtxSetCurrent", (void **)&cuda_real.cuCtxSetCurrent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2776,8 +2776,8 @@ CUresult cuCtxSetCurrent(CUcontext ctx) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetCurrent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetCurrent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetCurrent, tracer_record);
   else
@@ -2795,13 +2795,13 @@ CUresult cuCtxGetCurrent(CUcontext *pctx) {
         "libcuda.so.1", "cuCtxGetCurrent", (void **)&cuda_real.cuCtxGetCurrent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2835,8 +2835,8 @@ CUresult cuCtxGetCurrent(CUcontext *pctx) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetCurrent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetCurrent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetCurrent, tracer_record);
   else
@@ -2854,13 +2854,13 @@ CUresult cuCtxGetDevice(CUdevice *device) {
         "libcuda.so.1", "cuCtxGetDevice", (void **)&cuda_real.cuCtxGetDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2894,8 +2894,8 @@ CUresult cuCtxGetDevice(CUdevice *device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevice, tracer_record);
   else
@@ -2913,13 +2913,13 @@ CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
         "libcuda.so.1", "cuCtxGetDevice_v2", (void **)&cuda_real.cuCtxGetDevice_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2955,8 +2955,8 @@ CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevice_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevice_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevice_v2, tracer_record);
   else
@@ -2974,13 +2974,13 @@ CUresult cuCtxGetFlags(unsigned int *flags) {
         "libcuda.so.1", "cuCtxGetFlags", (void **)&cuda_real.cuCtxGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3014,8 +3014,8 @@ CUresult cuCtxGetFlags(unsigned int *flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetFlags, tracer_record);
   else
@@ -3033,13 +3033,13 @@ CUresult cuCtxSetFlags(unsigned int flags) {
         "libcuda.so.1", "cuCtxSetFlags", (void **)&cuda_real.cuCtxSetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3072,8 +3072,8 @@ CUresult cuCtxSetFlags(unsigned int flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetFlags, tracer_record);
   else
@@ -3091,13 +3091,13 @@ CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
         "libcuda.so.1", "cuCtxGetId", (void **)&cuda_real.cuCtxGetId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx, ctxId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3133,8 +3133,8 @@ CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.ctxId ? (uint64_t)(*tracer_args.ctxId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetId, tracer_record);
   else
@@ -3152,7 +3152,7 @@ CUresult cuCtxSynchronize(void) {
         "libcuda.so.1", "cuCtxSynchronize", (void **)&cuda_real.cuCtxSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
@@ -3172,8 +3172,8 @@ CUresult cuCtxSynchronize(void) {
   cuda_hook_cuCtxSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSynchronize, tracer_record);
   else
@@ -3191,13 +3191,13 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx) {
         "libcuda.so.1", "cuCtxSynchronize_v2", (void **)&cuda_real.cuCtxSynchronize_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3230,8 +3230,8 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSynchronize_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSynchronize_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSynchronize_v2, tracer_record);
   else
@@ -3249,13 +3249,13 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
         "libcuda.so.1", "cuCtxSetLimit", (void **)&cuda_real.cuCtxSetLimit);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(limit, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3290,8 +3290,8 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetLimit_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetLimit__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetLimit, tracer_record);
   else
@@ -3309,13 +3309,13 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
         "libcuda.so.1", "cuCtxGetLimit", (void **)&cuda_real.cuCtxGetLimit);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pvalue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3351,8 +3351,8 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pvalue ? (uint64_t)(*tracer_args.pvalue) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetLimit_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetLimit__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetLimit, tracer_record);
   else
@@ -3370,13 +3370,13 @@ CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) {
         "libcuda.so.1", "cuCtxGetCacheConfig", (void **)&cuda_real.cuCtxGetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pconfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3410,8 +3410,8 @@ CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.pconfig ? (uint64_t)(*tracer_args.pconfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetCacheConfig, tracer_record);
   else
@@ -3429,13 +3429,13 @@ CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
         "libcuda.so.1", "cuCtxSetCacheConfig", (void **)&cuda_real.cuCtxSetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3468,8 +3468,8 @@ CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetCacheConfig, tracer_record);
   else
@@ -3487,13 +3487,13 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
         "libcuda.so.1", "cuCtxGetApiVersion", (void **)&cuda_real.cuCtxGetApiVersion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx, version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3529,8 +3529,8 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.version ? (uint64_t)(*tracer_args.version) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetApiVersion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetApiVersion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetApiVersion, tracer_record);
   else
@@ -3548,13 +3548,13 @@ CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) 
         "libcuda.so.1", "cuCtxGetStreamPriorityRange", (void **)&cuda_real.cuCtxGetStreamPriorityRange);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3591,8 +3591,8 @@ CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) 
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record[7] = tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetStreamPriorityRange_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetStreamPriorityRange, tracer_record);
   else
@@ -3610,13 +3610,13 @@ CUresult cuCtxResetPersistingL2Cache(void) {
         "libcuda.so.1", "cuCtxResetPersistingL2Cache", (void **)&cuda_real.cuCtxResetPersistingL2Cache);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3647,8 +3647,8 @@ CUresult cuCtxResetPersistingL2Cache(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxResetPersistingL2Cache_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxResetPersistingL2Cache, tracer_record);
   else
@@ -3666,13 +3666,13 @@ CUresult cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinity
         "libcuda.so.1", "cuCtxGetExecAffinity", (void **)&cuda_real.cuCtxGetExecAffinity);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pExecAffinity, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3707,8 +3707,8 @@ CUresult cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinity
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetExecAffinity_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetExecAffinity__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetExecAffinity, tracer_record);
   else
@@ -3726,13 +3726,13 @@ CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
         "libcuda.so.1", "cuCtxRecordEvent", (void **)&cuda_real.cuCtxRecordEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3767,8 +3767,8 @@ CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxRecordEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxRecordEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxRecordEvent, tracer_record);
   else
@@ -3786,13 +3786,13 @@ CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) {
         "libcuda.so.1", "cuCtxWaitEvent", (void **)&cuda_real.cuCtxWaitEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3827,8 +3827,8 @@ CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxWaitEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxWaitEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxWaitEvent, tracer_record);
   else
@@ -3846,13 +3846,13 @@ CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags) {
         "libcuda.so.1", "cuCtxAttach", (void **)&cuda_real.cuCtxAttach);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3888,8 +3888,8 @@ CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxAttach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxAttach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxAttach, tracer_record);
   else
@@ -3907,13 +3907,13 @@ CUresult cuCtxDetach(CUcontext ctx) {
         "libcuda.so.1", "cuCtxDetach", (void **)&cuda_real.cuCtxDetach);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3946,8 +3946,8 @@ CUresult cuCtxDetach(CUcontext ctx) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDetach_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDetach__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDetach, tracer_record);
   else
@@ -3965,13 +3965,13 @@ CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig) {
         "libcuda.so.1", "cuCtxGetSharedMemConfig", (void **)&cuda_real.cuCtxGetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4005,8 +4005,8 @@ CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetSharedMemConfig, tracer_record);
   else
@@ -4024,13 +4024,13 @@ CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
         "libcuda.so.1", "cuCtxSetSharedMemConfig", (void **)&cuda_real.cuCtxSetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4063,8 +4063,8 @@ CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxSetSharedMemConfig, tracer_record);
   else
@@ -4082,13 +4082,13 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname) {
         "libcuda.so.1", "cuModuleLoad", (void **)&cuda_real.cuModuleLoad);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, fname);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4124,8 +4124,8 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoad_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoad__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoad, tracer_record);
   else
@@ -4143,13 +4143,13 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
         "libcuda.so.1", "cuModuleLoadData", (void **)&cuda_real.cuModuleLoadData);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, image);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4185,8 +4185,8 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadData_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadData__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadData, tracer_record);
   else
@@ -4205,13 +4205,13 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
         "libcuda.so.1", "cuModuleLoadDataEx", (void **)&cuda_real.cuModuleLoadDataEx);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4257,8 +4257,8 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
   tracer_record[9] = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
   tracer_record[10] = tracer_args.options ? (uint64_t)(*tracer_args.options) : 0;
   tracer_record[11] = tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadDataEx_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadDataEx__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadDataEx, tracer_record);
   else
@@ -4276,13 +4276,13 @@ CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) {
         "libcuda.so.1", "cuModuleLoadFatBinary", (void **)&cuda_real.cuModuleLoadFatBinary);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, fatCubin);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4318,8 +4318,8 @@ CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.module ? (uint64_t)(uintptr_t)(*tracer_args.module) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadFatBinary_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadFatBinary__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleLoadFatBinary, tracer_record);
   else
@@ -4337,13 +4337,13 @@ CUresult cuModuleUnload(CUmodule hmod) {
         "libcuda.so.1", "cuModuleUnload", (void **)&cuda_real.cuModuleUnload);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hmod);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4376,8 +4376,8 @@ CUresult cuModuleUnload(CUmodule hmod) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleUnload_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleUnload__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleUnload, tracer_record);
   else
@@ -4395,13 +4395,13 @@ CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
         "libcuda.so.1", "cuModuleGetLoadingMode", (void **)&cuda_real.cuModuleGetLoadingMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4435,8 +4435,8 @@ CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.mode ? (uint64_t)(*tracer_args.mode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetLoadingMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetLoadingMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetLoadingMode, tracer_record);
   else
@@ -4454,13 +4454,13 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
         "libcuda.so.1", "cuModuleGetFunction", (void **)&cuda_real.cuModuleGetFunction);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4498,8 +4498,8 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.hfunc ? (uint64_t)(uintptr_t)(*tracer_args.hfunc) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetFunction_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetFunction__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetFunction, tracer_record);
   else
@@ -4517,13 +4517,13 @@ CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) {
         "libcuda.so.1", "cuModuleGetFunctionCount", (void **)&cuda_real.cuModuleGetFunctionCount);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, mod);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4559,8 +4559,8 @@ CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.count ? (uint64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetFunctionCount_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetFunctionCount__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetFunctionCount, tracer_record);
   else
@@ -4578,13 +4578,13 @@ CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunct
         "libcuda.so.1", "cuModuleEnumerateFunctions", (void **)&cuda_real.cuModuleEnumerateFunctions);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(functions, numFunctions, mod);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4623,8 +4623,8 @@ CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunct
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.functions ? (uint64_t)(uintptr_t)(*tracer_args.functions) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleEnumerateFunctions_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleEnumerateFunctions__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleEnumerateFunctions, tracer_record);
   else
@@ -4642,13 +4642,13 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, c
         "libcuda.so.1", "cuModuleGetGlobal_v2", (void **)&cuda_real.cuModuleGetGlobal_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4690,8 +4690,8 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, c
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
   tracer_record[9] = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetGlobal_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetGlobal_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetGlobal_v2, tracer_record);
   else
@@ -4710,13 +4710,13 @@ CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **
         "libcuda.so.1", "cuLinkCreate_v2", (void **)&cuda_real.cuLinkCreate_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numOptions, options, optionValues, stateOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4759,8 +4759,8 @@ CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **
   tracer_record[8] = tracer_args.options ? (uint64_t)(*tracer_args.options) : 0;
   tracer_record[9] = tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
   tracer_record[10] = tracer_args.stateOut ? (uint64_t)(uintptr_t)(*tracer_args.stateOut) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLinkCreate_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLinkCreate_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLinkCreate_v2, tracer_record);
   else
@@ -4780,13 +4780,13 @@ CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data, si
         "libcuda.so.1", "cuLinkAddData_v2", (void **)&cuda_real.cuLinkAddData_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(state, type, data, size, name, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4838,8 +4838,8 @@ CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data, si
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.options ? (uint64_t)(*tracer_args.options) : 0;
   tracer_record[13] = tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLinkAddData_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLinkAddData_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLinkAddData_v2, tracer_record);
   else
@@ -4858,13 +4858,13 @@ CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *pa
         "libcuda.so.1", "cuLinkAddFile_v2", (void **)&cuda_real.cuLinkAddFile_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(state, type, path, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4911,8 +4911,8 @@ CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *pa
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.options ? (uint64_t)(*tracer_args.options) : 0;
   tracer_record[11] = tracer_args.optionValues ? (uint64_t)(uintptr_t)(*tracer_args.optionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLinkAddFile_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLinkAddFile_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLinkAddFile_v2, tracer_record);
   else
@@ -4930,13 +4930,13 @@ CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
         "libcuda.so.1", "cuLinkComplete", (void **)&cuda_real.cuLinkComplete);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(state, cubinOut, sizeOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4976,8 +4976,8 @@ CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.cubinOut ? (uint64_t)(uintptr_t)(*tracer_args.cubinOut) : 0;
   tracer_record[8] = tracer_args.sizeOut ? (uint64_t)(*tracer_args.sizeOut) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLinkComplete_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLinkComplete__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLinkComplete, tracer_record);
   else
@@ -4995,13 +4995,13 @@ CUresult cuLinkDestroy(CUlinkState state) {
         "libcuda.so.1", "cuLinkDestroy", (void **)&cuda_real.cuLinkDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5034,8 +5034,8 @@ CUresult cuLinkDestroy(CUlinkState state) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLinkDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLinkDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLinkDestroy, tracer_record);
   else
@@ -5053,13 +5053,13 @@ CUresult cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name) {
         "libcuda.so.1", "cuModuleGetTexRef", (void **)&cuda_real.cuModuleGetTexRef);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5097,8 +5097,8 @@ CUresult cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pTexRef ? (uint64_t)(uintptr_t)(*tracer_args.pTexRef) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetTexRef_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetTexRef__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetTexRef, tracer_record);
   else
@@ -5116,13 +5116,13 @@ CUresult cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name
         "libcuda.so.1", "cuModuleGetSurfRef", (void **)&cuda_real.cuModuleGetSurfRef);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pSurfRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5160,8 +5160,8 @@ CUresult cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pSurfRef ? (uint64_t)(uintptr_t)(*tracer_args.pSurfRef) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetSurfRef_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetSurfRef__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef))
     lttng_ust_tracepoint(lttng_ust_cuda, cuModuleGetSurfRef, tracer_record);
   else
@@ -5182,14 +5182,14 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *j
         "libcuda.so.1", "cuLibraryLoadData", (void **)&cuda_real.cuLibraryLoadData);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5246,8 +5246,8 @@ CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *j
   tracer_record[14] = tracer_args.jitOptionsValues ? (uint64_t)(uintptr_t)(*tracer_args.jitOptionsValues) : 0;
   tracer_record[15] = tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record[16] = tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryLoadData_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryLoadData__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryLoadData, tracer_record);
   else
@@ -5268,14 +5268,14 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_o
         "libcuda.so.1", "cuLibraryLoadFromFile", (void **)&cuda_real.cuLibraryLoadFromFile);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5332,8 +5332,8 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_o
   tracer_record[14] = tracer_args.jitOptionsValues ? (uint64_t)(uintptr_t)(*tracer_args.jitOptionsValues) : 0;
   tracer_record[15] = tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record[16] = tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryLoadFromFile_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryLoadFromFile__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryLoadFromFile, tracer_record);
   else
@@ -5351,13 +5351,13 @@ CUresult cuLibraryUnload(CUlibrary library) {
         "libcuda.so.1", "cuLibraryUnload", (void **)&cuda_real.cuLibraryUnload);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5390,8 +5390,8 @@ CUresult cuLibraryUnload(CUlibrary library) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryUnload_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryUnload__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryUnload, tracer_record);
   else
@@ -5409,13 +5409,13 @@ CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *na
         "libcuda.so.1", "cuLibraryGetKernel", (void **)&cuda_real.cuLibraryGetKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pKernel, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5454,8 +5454,8 @@ CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *na
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pKernel ? (uint64_t)(uintptr_t)(*tracer_args.pKernel) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetKernel, tracer_record);
   else
@@ -5473,13 +5473,13 @@ CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib) {
         "libcuda.so.1", "cuLibraryGetKernelCount", (void **)&cuda_real.cuLibraryGetKernelCount);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5515,8 +5515,8 @@ CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.count ? (uint64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetKernelCount_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetKernelCount__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetKernelCount, tracer_record);
   else
@@ -5534,13 +5534,13 @@ CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, C
         "libcuda.so.1", "cuLibraryEnumerateKernels", (void **)&cuda_real.cuLibraryEnumerateKernels);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernels, numKernels, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5579,8 +5579,8 @@ CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, C
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.kernels ? (uint64_t)(uintptr_t)(*tracer_args.kernels) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryEnumerateKernels_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryEnumerateKernels__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryEnumerateKernels, tracer_record);
   else
@@ -5598,13 +5598,13 @@ CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
         "libcuda.so.1", "cuLibraryGetModule", (void **)&cuda_real.cuLibraryGetModule);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pMod, library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5640,8 +5640,8 @@ CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pMod ? (uint64_t)(uintptr_t)(*tracer_args.pMod) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetModule_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetModule__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetModule, tracer_record);
   else
@@ -5659,13 +5659,13 @@ CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
         "libcuda.so.1", "cuKernelGetFunction", (void **)&cuda_real.cuKernelGetFunction);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFunc, kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5701,8 +5701,8 @@ CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pFunc ? (uint64_t)(uintptr_t)(*tracer_args.pFunc) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetFunction_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetFunction__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetFunction, tracer_record);
   else
@@ -5720,13 +5720,13 @@ CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) {
         "libcuda.so.1", "cuKernelGetLibrary", (void **)&cuda_real.cuKernelGetLibrary);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pLib, kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5762,8 +5762,8 @@ CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pLib ? (uint64_t)(uintptr_t)(*tracer_args.pLib) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetLibrary_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetLibrary__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetLibrary, tracer_record);
   else
@@ -5781,13 +5781,13 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library,
         "libcuda.so.1", "cuLibraryGetGlobal", (void **)&cuda_real.cuLibraryGetGlobal);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5829,8 +5829,8 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library,
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
   tracer_record[9] = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetGlobal_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetGlobal__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetGlobal, tracer_record);
   else
@@ -5848,13 +5848,13 @@ CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library
         "libcuda.so.1", "cuLibraryGetManaged", (void **)&cuda_real.cuLibraryGetManaged);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5896,8 +5896,8 @@ CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
   tracer_record[9] = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetManaged_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetManaged__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetManaged, tracer_record);
   else
@@ -5915,13 +5915,13 @@ CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char 
         "libcuda.so.1", "cuLibraryGetUnifiedFunction", (void **)&cuda_real.cuLibraryGetUnifiedFunction);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fptr, library, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5959,8 +5959,8 @@ CUresult cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library, const char 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.fptr ? (uint64_t)(uintptr_t)(*tracer_args.fptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetUnifiedFunction_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLibraryGetUnifiedFunction, tracer_record);
   else
@@ -5978,13 +5978,13 @@ CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel ker
         "libcuda.so.1", "cuKernelGetAttribute", (void **)&cuda_real.cuKernelGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, kernel, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6025,8 +6025,8 @@ CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel ker
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetAttribute, tracer_record);
   else
@@ -6044,13 +6044,13 @@ CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel ker
         "libcuda.so.1", "cuKernelSetAttribute", (void **)&cuda_real.cuKernelSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attrib, val, kernel, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6090,8 +6090,8 @@ CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel ker
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelSetAttribute, tracer_record);
   else
@@ -6109,13 +6109,13 @@ CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice d
         "libcuda.so.1", "cuKernelSetCacheConfig", (void **)&cuda_real.cuKernelSetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, config, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6152,8 +6152,8 @@ CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice d
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelSetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelSetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelSetCacheConfig, tracer_record);
   else
@@ -6171,13 +6171,13 @@ CUresult cuKernelGetName(const char **name, CUkernel hfunc) {
         "libcuda.so.1", "cuKernelGetName", (void **)&cuda_real.cuKernelGetName);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6213,8 +6213,8 @@ CUresult cuKernelGetName(const char **name, CUkernel hfunc) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.name ? (uint64_t)(uintptr_t)(*tracer_args.name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetName_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetName__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetName, tracer_record);
   else
@@ -6233,13 +6233,13 @@ CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramO
         "libcuda.so.1", "cuKernelGetParamInfo", (void **)&cuda_real.cuKernelGetParamInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6281,8 +6281,8 @@ CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramO
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.paramOffset ? (uint64_t)(*tracer_args.paramOffset) : 0;
   tracer_record[9] = tracer_args.paramSize ? (uint64_t)(*tracer_args.paramSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetParamInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetParamInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo))
     lttng_ust_tracepoint(lttng_ust_cuda, cuKernelGetParamInfo, tracer_record);
   else
@@ -6300,13 +6300,13 @@ CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
         "libcuda.so.1", "cuMemGetInfo_v2", (void **)&cuda_real.cuMemGetInfo_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6343,8 +6343,8 @@ CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record[7] = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetInfo_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetInfo_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetInfo_v2, tracer_record);
   else
@@ -6362,13 +6362,13 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
         "libcuda.so.1", "cuMemAlloc_v2", (void **)&cuda_real.cuMemAlloc_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6404,8 +6404,8 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAlloc_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAlloc_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAlloc_v2, tracer_record);
   else
@@ -6424,13 +6424,13 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInByt
         "libcuda.so.1", "cuMemAllocPitch_v2", (void **)&cuda_real.cuMemAllocPitch_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6475,8 +6475,8 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInByt
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
   tracer_record[10] = tracer_args.pPitch ? (uint64_t)(*tracer_args.pPitch) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocPitch_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocPitch_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocPitch_v2, tracer_record);
   else
@@ -6494,13 +6494,13 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
         "libcuda.so.1", "cuMemFree_v2", (void **)&cuda_real.cuMemFree_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6533,8 +6533,8 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemFree_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemFree_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemFree_v2, tracer_record);
   else
@@ -6552,13 +6552,13 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr 
         "libcuda.so.1", "cuMemGetAddressRange_v2", (void **)&cuda_real.cuMemGetAddressRange_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pbase, psize, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6597,8 +6597,8 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr 
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pbase ? (uint64_t)(*tracer_args.pbase) : 0;
   tracer_record[8] = tracer_args.psize ? (uint64_t)(*tracer_args.psize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAddressRange_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAddressRange_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAddressRange_v2, tracer_record);
   else
@@ -6616,13 +6616,13 @@ CUresult cuMemAllocHost_v2(void **pp, size_t bytesize) {
         "libcuda.so.1", "cuMemAllocHost_v2", (void **)&cuda_real.cuMemAllocHost_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pp, bytesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6658,8 +6658,8 @@ CUresult cuMemAllocHost_v2(void **pp, size_t bytesize) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pp ? (uint64_t)(uintptr_t)(*tracer_args.pp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocHost_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocHost_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocHost_v2, tracer_record);
   else
@@ -6677,13 +6677,13 @@ CUresult cuMemFreeHost(void *p) {
         "libcuda.so.1", "cuMemFreeHost", (void **)&cuda_real.cuMemFreeHost);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6716,8 +6716,8 @@ CUresult cuMemFreeHost(void *p) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemFreeHost_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemFreeHost__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemFreeHost, tracer_record);
   else
@@ -6735,13 +6735,13 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) {
         "libcuda.so.1", "cuMemHostAlloc", (void **)&cuda_real.cuMemHostAlloc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pp, bytesize, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6779,8 +6779,8 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pp ? (uint64_t)(uintptr_t)(*tracer_args.pp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostAlloc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostAlloc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostAlloc, tracer_record);
   else
@@ -6798,13 +6798,13 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int 
         "libcuda.so.1", "cuMemHostGetDevicePointer_v2", (void **)&cuda_real.cuMemHostGetDevicePointer_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pdptr, p, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6842,8 +6842,8 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pdptr ? (uint64_t)(*tracer_args.pdptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostGetDevicePointer_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostGetDevicePointer_v2, tracer_record);
   else
@@ -6861,13 +6861,13 @@ CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p) {
         "libcuda.so.1", "cuMemHostGetFlags", (void **)&cuda_real.cuMemHostGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFlags, p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6903,8 +6903,8 @@ CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostGetFlags, tracer_record);
   else
@@ -6922,13 +6922,13 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flag
         "libcuda.so.1", "cuMemAllocManaged", (void **)&cuda_real.cuMemAllocManaged);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6966,8 +6966,8 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flag
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocManaged_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocManaged__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocManaged, tracer_record);
   else
@@ -6986,13 +6986,13 @@ CUresult cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback call
         "libcuda.so.1", "cuDeviceRegisterAsyncNotification", (void **)&cuda_real.cuDeviceRegisterAsyncNotification);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7033,8 +7033,8 @@ CUresult cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback call
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.callback ? (uint64_t)(uintptr_t)(*tracer_args.callback) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceRegisterAsyncNotification_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceRegisterAsyncNotification, tracer_record);
   else
@@ -7052,13 +7052,13 @@ CUresult cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHan
         "libcuda.so.1", "cuDeviceUnregisterAsyncNotification", (void **)&cuda_real.cuDeviceUnregisterAsyncNotification);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7093,8 +7093,8 @@ CUresult cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHan
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification, tracer_record);
   else
@@ -7112,13 +7112,13 @@ CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) {
         "libcuda.so.1", "cuDeviceGetByPCIBusId", (void **)&cuda_real.cuDeviceGetByPCIBusId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7154,8 +7154,8 @@ CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.dev ? (uint64_t)(int64_t)(*tracer_args.dev) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetByPCIBusId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetByPCIBusId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetByPCIBusId, tracer_record);
   else
@@ -7173,13 +7173,13 @@ CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) {
         "libcuda.so.1", "cuDeviceGetPCIBusId", (void **)&cuda_real.cuDeviceGetPCIBusId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7217,8 +7217,8 @@ CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetPCIBusId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetPCIBusId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetPCIBusId, tracer_record);
   else
@@ -7236,13 +7236,13 @@ CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event) {
         "libcuda.so.1", "cuIpcGetEventHandle", (void **)&cuda_real.cuIpcGetEventHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7277,8 +7277,8 @@ CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuIpcGetEventHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuIpcGetEventHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuIpcGetEventHandle, tracer_record);
   else
@@ -7296,13 +7296,13 @@ CUresult cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle) {
         "libcuda.so.1", "cuIpcOpenEventHandle", (void **)&cuda_real.cuIpcOpenEventHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phEvent, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7337,8 +7337,8 @@ CUresult cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.phEvent ? (uint64_t)(uintptr_t)(*tracer_args.phEvent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuIpcOpenEventHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuIpcOpenEventHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuIpcOpenEventHandle, tracer_record);
   else
@@ -7356,13 +7356,13 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) {
         "libcuda.so.1", "cuIpcGetMemHandle", (void **)&cuda_real.cuIpcGetMemHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7397,8 +7397,8 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuIpcGetMemHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuIpcGetMemHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuIpcGetMemHandle, tracer_record);
   else
@@ -7416,13 +7416,13 @@ CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsign
         "libcuda.so.1", "cuIpcOpenMemHandle_v2", (void **)&cuda_real.cuIpcOpenMemHandle_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pdptr, handle, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7459,8 +7459,8 @@ CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsign
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pdptr ? (uint64_t)(*tracer_args.pdptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuIpcOpenMemHandle_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuIpcOpenMemHandle_v2, tracer_record);
   else
@@ -7478,13 +7478,13 @@ CUresult cuIpcCloseMemHandle(CUdeviceptr dptr) {
         "libcuda.so.1", "cuIpcCloseMemHandle", (void **)&cuda_real.cuIpcCloseMemHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7517,8 +7517,8 @@ CUresult cuIpcCloseMemHandle(CUdeviceptr dptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuIpcCloseMemHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuIpcCloseMemHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuIpcCloseMemHandle, tracer_record);
   else
@@ -7536,13 +7536,13 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) {
         "libcuda.so.1", "cuMemHostRegister_v2", (void **)&cuda_real.cuMemHostRegister_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, bytesize, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7579,8 +7579,8 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostRegister_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostRegister_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostRegister_v2, tracer_record);
   else
@@ -7598,13 +7598,13 @@ CUresult cuMemHostUnregister(void *p) {
         "libcuda.so.1", "cuMemHostUnregister", (void **)&cuda_real.cuMemHostUnregister);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7637,8 +7637,8 @@ CUresult cuMemHostUnregister(void *p) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostUnregister_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostUnregister__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemHostUnregister, tracer_record);
   else
@@ -7656,7 +7656,7 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
         "libcuda.so.1", "cuMemcpy", (void **)&cuda_real.cuMemcpy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, ByteCount);
@@ -7693,8 +7693,8 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy, tracer_record);
   else
@@ -7713,7 +7713,7 @@ CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr s
         "libcuda.so.1", "cuMemcpyPeer", (void **)&cuda_real.cuMemcpyPeer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
@@ -7756,8 +7756,8 @@ CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr s
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyPeer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyPeer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyPeer, tracer_record);
   else
@@ -7775,7 +7775,7 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t Byte
         "libcuda.so.1", "cuMemcpyHtoD_v2", (void **)&cuda_real.cuMemcpyHtoD_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcHost, ByteCount);
@@ -7813,8 +7813,8 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t Byte
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoD_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoD_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoD_v2, tracer_record);
   else
@@ -7832,7 +7832,7 @@ CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
         "libcuda.so.1", "cuMemcpyDtoH_v2", (void **)&cuda_real.cuMemcpyDtoH_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcDevice, ByteCount);
@@ -7870,8 +7870,8 @@ CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoH_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoH_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoH_v2, tracer_record);
   else
@@ -7889,7 +7889,7 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t By
         "libcuda.so.1", "cuMemcpyDtoD_v2", (void **)&cuda_real.cuMemcpyDtoD_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcDevice, ByteCount);
@@ -7926,8 +7926,8 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t By
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoD_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoD_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoD_v2, tracer_record);
   else
@@ -7945,13 +7945,13 @@ CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevi
         "libcuda.so.1", "cuMemcpyDtoA_v2", (void **)&cuda_real.cuMemcpyDtoA_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcDevice, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7991,8 +7991,8 @@ CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoA_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoA_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoA_v2, tracer_record);
   else
@@ -8010,13 +8010,13 @@ CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffs
         "libcuda.so.1", "cuMemcpyAtoD_v2", (void **)&cuda_real.cuMemcpyAtoD_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcArray, srcOffset, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8056,8 +8056,8 @@ CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffs
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoD_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoD_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoD_v2, tracer_record);
   else
@@ -8075,13 +8075,13 @@ CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost
         "libcuda.so.1", "cuMemcpyHtoA_v2", (void **)&cuda_real.cuMemcpyHtoA_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8121,8 +8121,8 @@ CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoA_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoA_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoA_v2, tracer_record);
   else
@@ -8140,13 +8140,13 @@ CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size
         "libcuda.so.1", "cuMemcpyAtoH_v2", (void **)&cuda_real.cuMemcpyAtoH_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcArray, srcOffset, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8186,8 +8186,8 @@ CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoH_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoH_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoH_v2, tracer_record);
   else
@@ -8206,13 +8206,13 @@ CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, s
         "libcuda.so.1", "cuMemcpyAtoA_v2", (void **)&cuda_real.cuMemcpyAtoA_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8255,8 +8255,8 @@ CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, s
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoA_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoA_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoA_v2, tracer_record);
   else
@@ -8274,13 +8274,13 @@ CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) {
         "libcuda.so.1", "cuMemcpy2D_v2", (void **)&cuda_real.cuMemcpy2D_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8313,8 +8313,8 @@ CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2D_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2D_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2D_v2, tracer_record);
   else
@@ -8332,13 +8332,13 @@ CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy) {
         "libcuda.so.1", "cuMemcpy2DUnaligned_v2", (void **)&cuda_real.cuMemcpy2DUnaligned_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8371,8 +8371,8 @@ CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2DUnaligned_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2DUnaligned_v2, tracer_record);
   else
@@ -8390,13 +8390,13 @@ CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) {
         "libcuda.so.1", "cuMemcpy3D_v2", (void **)&cuda_real.cuMemcpy3D_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8429,8 +8429,8 @@ CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3D_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3D_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3D_v2, tracer_record);
   else
@@ -8448,13 +8448,13 @@ CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy) {
         "libcuda.so.1", "cuMemcpy3DPeer", (void **)&cuda_real.cuMemcpy3DPeer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8487,8 +8487,8 @@ CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DPeer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DPeer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DPeer, tracer_record);
   else
@@ -8506,7 +8506,7 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstr
         "libcuda.so.1", "cuMemcpyAsync", (void **)&cuda_real.cuMemcpyAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, ByteCount, hStream);
@@ -8546,8 +8546,8 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstr
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAsync, tracer_record);
   else
@@ -8566,7 +8566,7 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdevice
         "libcuda.so.1", "cuMemcpyPeerAsync", (void **)&cuda_real.cuMemcpyPeerAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
@@ -8611,8 +8611,8 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdevice
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyPeerAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyPeerAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyPeerAsync, tracer_record);
   else
@@ -8631,7 +8631,7 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t
         "libcuda.so.1", "cuMemcpyHtoDAsync_v2", (void **)&cuda_real.cuMemcpyHtoDAsync_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcHost, ByteCount, hStream);
@@ -8671,8 +8671,8 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoDAsync_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoDAsync_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoDAsync_v2, tracer_record);
   else
@@ -8691,7 +8691,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteC
         "libcuda.so.1", "cuMemcpyDtoHAsync_v2", (void **)&cuda_real.cuMemcpyDtoHAsync_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcDevice, ByteCount, hStream);
@@ -8731,8 +8731,8 @@ CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteC
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoHAsync_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoHAsync_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoHAsync_v2, tracer_record);
   else
@@ -8751,7 +8751,7 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size
         "libcuda.so.1", "cuMemcpyDtoDAsync_v2", (void **)&cuda_real.cuMemcpyDtoDAsync_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcDevice, ByteCount, hStream);
@@ -8790,8 +8790,8 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoDAsync_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoDAsync_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyDtoDAsync_v2, tracer_record);
   else
@@ -8810,13 +8810,13 @@ CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void *sr
         "libcuda.so.1", "cuMemcpyHtoAAsync_v2", (void **)&cuda_real.cuMemcpyHtoAAsync_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, ByteCount, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8859,8 +8859,8 @@ CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void *sr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoAAsync_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyHtoAAsync_v2, tracer_record);
   else
@@ -8879,13 +8879,13 @@ CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset,
         "libcuda.so.1", "cuMemcpyAtoHAsync_v2", (void **)&cuda_real.cuMemcpyAtoHAsync_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcArray, srcOffset, ByteCount, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8928,8 +8928,8 @@ CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoHAsync_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyAtoHAsync_v2, tracer_record);
   else
@@ -8947,13 +8947,13 @@ CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream) {
         "libcuda.so.1", "cuMemcpy2DAsync_v2", (void **)&cuda_real.cuMemcpy2DAsync_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8988,8 +8988,8 @@ CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2DAsync_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2DAsync_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy2DAsync_v2, tracer_record);
   else
@@ -9007,13 +9007,13 @@ CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream) {
         "libcuda.so.1", "cuMemcpy3DAsync_v2", (void **)&cuda_real.cuMemcpy3DAsync_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9048,8 +9048,8 @@ CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DAsync_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DAsync_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DAsync_v2, tracer_record);
   else
@@ -9067,13 +9067,13 @@ CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream) 
         "libcuda.so.1", "cuMemcpy3DPeerAsync", (void **)&cuda_real.cuMemcpy3DPeerAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9108,8 +9108,8 @@ CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DPeerAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DPeerAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DPeerAsync, tracer_record);
   else
@@ -9129,13 +9129,13 @@ CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *siz
         "libcuda.so.1", "cuMemcpyBatchAsync_v2", (void **)&cuda_real.cuMemcpyBatchAsync_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9189,8 +9189,8 @@ CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *siz
   tracer_record[13] = tracer_args.srcs ? (uint64_t)(*tracer_args.srcs) : 0;
   tracer_record[14] = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record[15] = tracer_args.attrsIdxs ? (uint64_t)(*tracer_args.attrsIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyBatchAsync_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpyBatchAsync_v2, tracer_record);
   else
@@ -9209,13 +9209,13 @@ CUresult cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList,
         "libcuda.so.1", "cuMemcpy3DBatchAsync_v2", (void **)&cuda_real.cuMemcpy3DBatchAsync_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numOps, opList, flags, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9255,8 +9255,8 @@ CUresult cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2, tracer_record);
   else
@@ -9274,7 +9274,7 @@ CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
         "libcuda.so.1", "cuMemsetD8_v2", (void **)&cuda_real.cuMemsetD8_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, uc, N);
@@ -9310,8 +9310,8 @@ CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD8_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD8_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD8_v2, tracer_record);
   else
@@ -9329,7 +9329,7 @@ CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) {
         "libcuda.so.1", "cuMemsetD16_v2", (void **)&cuda_real.cuMemsetD16_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, us, N);
@@ -9365,8 +9365,8 @@ CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) {
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD16_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD16_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD16_v2, tracer_record);
   else
@@ -9384,7 +9384,7 @@ CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
         "libcuda.so.1", "cuMemsetD32_v2", (void **)&cuda_real.cuMemsetD32_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, ui, N);
@@ -9420,8 +9420,8 @@ CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD32_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD32_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD32_v2, tracer_record);
   else
@@ -9440,13 +9440,13 @@ CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char u
         "libcuda.so.1", "cuMemsetD2D8_v2", (void **)&cuda_real.cuMemsetD2D8_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, uc, Width, Height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9488,8 +9488,8 @@ CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char u
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D8_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D8_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D8_v2, tracer_record);
   else
@@ -9508,13 +9508,13 @@ CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short
         "libcuda.so.1", "cuMemsetD2D16_v2", (void **)&cuda_real.cuMemsetD2D16_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, us, Width, Height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9556,8 +9556,8 @@ CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D16_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D16_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D16_v2, tracer_record);
   else
@@ -9576,13 +9576,13 @@ CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int u
         "libcuda.so.1", "cuMemsetD2D32_v2", (void **)&cuda_real.cuMemsetD2D32_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, ui, Width, Height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9624,8 +9624,8 @@ CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int u
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D32_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D32_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D32_v2, tracer_record);
   else
@@ -9643,7 +9643,7 @@ CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUst
         "libcuda.so.1", "cuMemsetD8Async", (void **)&cuda_real.cuMemsetD8Async);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, uc, N, hStream);
@@ -9682,8 +9682,8 @@ CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUst
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD8Async_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD8Async__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD8Async, tracer_record);
   else
@@ -9701,7 +9701,7 @@ CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CU
         "libcuda.so.1", "cuMemsetD16Async", (void **)&cuda_real.cuMemsetD16Async);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, us, N, hStream);
@@ -9740,8 +9740,8 @@ CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CU
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD16Async_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD16Async__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD16Async, tracer_record);
   else
@@ -9759,7 +9759,7 @@ CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUst
         "libcuda.so.1", "cuMemsetD32Async", (void **)&cuda_real.cuMemsetD32Async);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, ui, N, hStream);
@@ -9798,8 +9798,8 @@ CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUst
   cuda_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD32Async_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD32Async__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD32Async, tracer_record);
   else
@@ -9818,13 +9818,13 @@ CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char
         "libcuda.so.1", "cuMemsetD2D8Async", (void **)&cuda_real.cuMemsetD2D8Async);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, uc, Width, Height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9869,8 +9869,8 @@ CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D8Async_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D8Async__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D8Async, tracer_record);
   else
@@ -9889,13 +9889,13 @@ CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned sho
         "libcuda.so.1", "cuMemsetD2D16Async", (void **)&cuda_real.cuMemsetD2D16Async);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, us, Width, Height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9940,8 +9940,8 @@ CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned sho
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D16Async_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D16Async__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D16Async, tracer_record);
   else
@@ -9960,13 +9960,13 @@ CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int
         "libcuda.so.1", "cuMemsetD2D32Async", (void **)&cuda_real.cuMemsetD2D32Async);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, ui, Width, Height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10011,8 +10011,8 @@ CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D32Async_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D32Async__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemsetD2D32Async, tracer_record);
   else
@@ -10030,13 +10030,13 @@ CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAlloca
         "libcuda.so.1", "cuArrayCreate_v2", (void **)&cuda_real.cuArrayCreate_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10072,8 +10072,8 @@ CUresult cuArrayCreate_v2(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAlloca
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayCreate_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayCreate_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayCreate_v2, tracer_record);
   else
@@ -10091,13 +10091,13 @@ CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarra
         "libcuda.so.1", "cuArrayGetDescriptor_v2", (void **)&cuda_real.cuArrayGetDescriptor_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pArrayDescriptor, hArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10132,8 +10132,8 @@ CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarra
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetDescriptor_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetDescriptor_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetDescriptor_v2, tracer_record);
   else
@@ -10151,13 +10151,13 @@ CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperti
         "libcuda.so.1", "cuArrayGetSparseProperties", (void **)&cuda_real.cuArrayGetSparseProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10192,8 +10192,8 @@ CUresult cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperti
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetSparseProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetSparseProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetSparseProperties, tracer_record);
   else
@@ -10212,13 +10212,13 @@ CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *spars
         "libcuda.so.1", "cuMipmappedArrayGetSparseProperties", (void **)&cuda_real.cuMipmappedArrayGetSparseProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, mipmap);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10253,8 +10253,8 @@ CUresult cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *spars
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties, tracer_record);
   else
@@ -10273,13 +10273,13 @@ CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequ
         "libcuda.so.1", "cuArrayGetMemoryRequirements", (void **)&cuda_real.cuArrayGetMemoryRequirements);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, array, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10317,8 +10317,8 @@ CUresult cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequ
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetMemoryRequirements_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetMemoryRequirements__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetMemoryRequirements, tracer_record);
   else
@@ -10337,13 +10337,13 @@ CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *m
         "libcuda.so.1", "cuMipmappedArrayGetMemoryRequirements", (void **)&cuda_real.cuMipmappedArrayGetMemoryRequirements);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10381,8 +10381,8 @@ CUresult cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *m
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements, tracer_record);
   else
@@ -10400,13 +10400,13 @@ CUresult cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int plan
         "libcuda.so.1", "cuArrayGetPlane", (void **)&cuda_real.cuArrayGetPlane);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10445,8 +10445,8 @@ CUresult cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int plan
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pPlaneArray ? (uint64_t)(uintptr_t)(*tracer_args.pPlaneArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetPlane_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetPlane__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayGetPlane, tracer_record);
   else
@@ -10464,13 +10464,13 @@ CUresult cuArrayDestroy(CUarray hArray) {
         "libcuda.so.1", "cuArrayDestroy", (void **)&cuda_real.cuArrayDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10503,8 +10503,8 @@ CUresult cuArrayDestroy(CUarray hArray) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuArrayDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArrayDestroy, tracer_record);
   else
@@ -10522,13 +10522,13 @@ CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAl
         "libcuda.so.1", "cuArray3DCreate_v2", (void **)&cuda_real.cuArray3DCreate_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10564,8 +10564,8 @@ CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAl
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuArray3DCreate_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuArray3DCreate_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArray3DCreate_v2, tracer_record);
   else
@@ -10583,13 +10583,13 @@ CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CU
         "libcuda.so.1", "cuArray3DGetDescriptor_v2", (void **)&cuda_real.cuArray3DGetDescriptor_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pArrayDescriptor, hArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10624,8 +10624,8 @@ CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CU
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuArray3DGetDescriptor_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuArray3DGetDescriptor_v2, tracer_record);
   else
@@ -10645,13 +10645,13 @@ CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle,
         "libcuda.so.1", "cuMipmappedArrayCreate", (void **)&cuda_real.cuMipmappedArrayCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10690,8 +10690,8 @@ CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pHandle ? (uint64_t)(uintptr_t)(*tracer_args.pHandle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayCreate, tracer_record);
   else
@@ -10710,13 +10710,13 @@ CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmap
         "libcuda.so.1", "cuMipmappedArrayGetLevel", (void **)&cuda_real.cuMipmappedArrayGetLevel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pLevelArray, hMipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10755,8 +10755,8 @@ CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmap
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pLevelArray ? (uint64_t)(uintptr_t)(*tracer_args.pLevelArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetLevel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetLevel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayGetLevel, tracer_record);
   else
@@ -10774,13 +10774,13 @@ CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray) {
         "libcuda.so.1", "cuMipmappedArrayDestroy", (void **)&cuda_real.cuMipmappedArrayDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10813,8 +10813,8 @@ CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMipmappedArrayDestroy, tracer_record);
   else
@@ -10833,13 +10833,13 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t si
         "libcuda.so.1", "cuMemGetHandleForAddressRange", (void **)&cuda_real.cuMemGetHandleForAddressRange);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, dptr, size, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10881,8 +10881,8 @@ CUresult cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t si
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetHandleForAddressRange_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetHandleForAddressRange__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetHandleForAddressRange, tracer_record);
   else
@@ -10901,13 +10901,13 @@ CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t co
         "libcuda.so.1", "cuMemBatchDecompressAsync", (void **)&cuda_real.cuMemBatchDecompressAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(paramsArray, count, flags, errorIndex, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10951,8 +10951,8 @@ CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t co
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.errorIndex ? (uint64_t)(*tracer_args.errorIndex) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemBatchDecompressAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemBatchDecompressAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemBatchDecompressAsync, tracer_record);
   else
@@ -10971,13 +10971,13 @@ CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CU
         "libcuda.so.1", "cuMemAddressReserve", (void **)&cuda_real.cuMemAddressReserve);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11020,8 +11020,8 @@ CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CU
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.ptr ? (uint64_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAddressReserve_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAddressReserve__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAddressReserve, tracer_record);
   else
@@ -11039,13 +11039,13 @@ CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size) {
         "libcuda.so.1", "cuMemAddressFree", (void **)&cuda_real.cuMemAddressFree);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11080,8 +11080,8 @@ CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAddressFree_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAddressFree__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAddressFree, tracer_record);
   else
@@ -11100,13 +11100,13 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
         "libcuda.so.1", "cuMemCreate", (void **)&cuda_real.cuMemCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, size, prop, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11147,8 +11147,8 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.handle ? (uint64_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemCreate, tracer_record);
   else
@@ -11166,13 +11166,13 @@ CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
         "libcuda.so.1", "cuMemRelease", (void **)&cuda_real.cuMemRelease);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11205,8 +11205,8 @@ CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemRelease_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemRelease__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemRelease, tracer_record);
   else
@@ -11225,13 +11225,13 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAlloc
         "libcuda.so.1", "cuMemMap", (void **)&cuda_real.cuMemMap);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11273,8 +11273,8 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAlloc
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemMap_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemMap__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemMap, tracer_record);
   else
@@ -11292,13 +11292,13 @@ CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUs
         "libcuda.so.1", "cuMemMapArrayAsync", (void **)&cuda_real.cuMemMapArrayAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mapInfoList, count, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11336,8 +11336,8 @@ CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUs
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemMapArrayAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemMapArrayAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemMapArrayAsync, tracer_record);
   else
@@ -11355,13 +11355,13 @@ CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) {
         "libcuda.so.1", "cuMemUnmap", (void **)&cuda_real.cuMemUnmap);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11396,8 +11396,8 @@ CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemUnmap_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemUnmap__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemUnmap, tracer_record);
   else
@@ -11415,13 +11415,13 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
         "libcuda.so.1", "cuMemSetAccess", (void **)&cuda_real.cuMemSetAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, desc, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11461,8 +11461,8 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *des
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemSetAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemSetAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemSetAccess, tracer_record);
   else
@@ -11480,13 +11480,13 @@ CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location
         "libcuda.so.1", "cuMemGetAccess", (void **)&cuda_real.cuMemGetAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, location, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11524,8 +11524,8 @@ CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAccess, tracer_record);
   else
@@ -11545,13 +11545,13 @@ CUresult cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocat
         "libcuda.so.1", "cuMemExportToShareableHandle", (void **)&cuda_real.cuMemExportToShareableHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11591,8 +11591,8 @@ CUresult cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocat
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemExportToShareableHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemExportToShareableHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemExportToShareableHandle, tracer_record);
   else
@@ -11611,13 +11611,13 @@ CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, vo
         "libcuda.so.1", "cuMemImportFromShareableHandle", (void **)&cuda_real.cuMemImportFromShareableHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, osHandle, shHandleType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11656,8 +11656,8 @@ CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, vo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.handle ? (uint64_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemImportFromShareableHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemImportFromShareableHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemImportFromShareableHandle, tracer_record);
   else
@@ -11676,13 +11676,13 @@ CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocatio
         "libcuda.so.1", "cuMemGetAllocationGranularity", (void **)&cuda_real.cuMemGetAllocationGranularity);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11721,8 +11721,8 @@ CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocatio
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.granularity ? (uint64_t)(*tracer_args.granularity) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAllocationGranularity_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAllocationGranularity__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAllocationGranularity, tracer_record);
   else
@@ -11741,13 +11741,13 @@ CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
         "libcuda.so.1", "cuMemGetAllocationPropertiesFromHandle", (void **)&cuda_real.cuMemGetAllocationPropertiesFromHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11782,8 +11782,8 @@ CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle, tracer_record);
   else
@@ -11801,13 +11801,13 @@ CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void 
         "libcuda.so.1", "cuMemRetainAllocationHandle", (void **)&cuda_real.cuMemRetainAllocationHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, addr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11843,8 +11843,8 @@ CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.handle ? (uint64_t)(*tracer_args.handle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemRetainAllocationHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemRetainAllocationHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemRetainAllocationHandle, tracer_record);
   else
@@ -11862,13 +11862,13 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
         "libcuda.so.1", "cuMemFreeAsync", (void **)&cuda_real.cuMemFreeAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11903,8 +11903,8 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemFreeAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemFreeAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemFreeAsync, tracer_record);
   else
@@ -11922,13 +11922,13 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
         "libcuda.so.1", "cuMemAllocAsync", (void **)&cuda_real.cuMemAllocAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11967,8 +11967,8 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocAsync, tracer_record);
   else
@@ -11986,13 +11986,13 @@ CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
         "libcuda.so.1", "cuMemPoolTrimTo", (void **)&cuda_real.cuMemPoolTrimTo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, minBytesToKeep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12027,8 +12027,8 @@ CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolTrimTo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolTrimTo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolTrimTo, tracer_record);
   else
@@ -12046,13 +12046,13 @@ CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
         "libcuda.so.1", "cuMemPoolSetAttribute", (void **)&cuda_real.cuMemPoolSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12089,8 +12089,8 @@ CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolSetAttribute, tracer_record);
   else
@@ -12108,13 +12108,13 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
         "libcuda.so.1", "cuMemPoolGetAttribute", (void **)&cuda_real.cuMemPoolGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12151,8 +12151,8 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolGetAttribute, tracer_record);
   else
@@ -12170,13 +12170,13 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_
         "libcuda.so.1", "cuMemPoolSetAccess", (void **)&cuda_real.cuMemPoolSetAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, map, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12213,8 +12213,8 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolSetAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolSetAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolSetAccess, tracer_record);
   else
@@ -12232,13 +12232,13 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUme
         "libcuda.so.1", "cuMemPoolGetAccess", (void **)&cuda_real.cuMemPoolGetAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, memPool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12277,8 +12277,8 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUme
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolGetAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolGetAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolGetAccess, tracer_record);
   else
@@ -12296,13 +12296,13 @@ CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps) {
         "libcuda.so.1", "cuMemPoolCreate", (void **)&cuda_real.cuMemPoolCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, poolProps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12338,8 +12338,8 @@ CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pool ? (uint64_t)(uintptr_t)(*tracer_args.pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolCreate, tracer_record);
   else
@@ -12357,13 +12357,13 @@ CUresult cuMemPoolDestroy(CUmemoryPool pool) {
         "libcuda.so.1", "cuMemPoolDestroy", (void **)&cuda_real.cuMemPoolDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12396,8 +12396,8 @@ CUresult cuMemPoolDestroy(CUmemoryPool pool) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolDestroy, tracer_record);
   else
@@ -12416,13 +12416,13 @@ CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location,
         "libcuda.so.1", "cuMemGetDefaultMemPool", (void **)&cuda_real.cuMemGetDefaultMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool_out, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12461,8 +12461,8 @@ CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pool_out ? (uint64_t)(uintptr_t)(*tracer_args.pool_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetDefaultMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetDefaultMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetDefaultMemPool, tracer_record);
   else
@@ -12480,13 +12480,13 @@ CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAlloc
         "libcuda.so.1", "cuMemGetMemPool", (void **)&cuda_real.cuMemGetMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12524,8 +12524,8 @@ CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAlloc
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pool ? (uint64_t)(uintptr_t)(*tracer_args.pool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemGetMemPool, tracer_record);
   else
@@ -12543,13 +12543,13 @@ CUresult cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUme
         "libcuda.so.1", "cuMemSetMemPool", (void **)&cuda_real.cuMemSetMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(location, type, pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12586,8 +12586,8 @@ CUresult cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUme
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemSetMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemSetMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemSetMemPool, tracer_record);
   else
@@ -12606,13 +12606,13 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPoo
         "libcuda.so.1", "cuMemAllocFromPoolAsync", (void **)&cuda_real.cuMemAllocFromPoolAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, pool, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12653,8 +12653,8 @@ CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPoo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dptr ? (uint64_t)(*tracer_args.dptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocFromPoolAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocFromPoolAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAllocFromPoolAsync, tracer_record);
   else
@@ -12674,13 +12674,13 @@ CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
         "libcuda.so.1", "cuMemPoolExportToShareableHandle", (void **)&cuda_real.cuMemPoolExportToShareableHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle_out, pool, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12720,8 +12720,8 @@ CUresult cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolExportToShareableHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolExportToShareableHandle, tracer_record);
   else
@@ -12741,13 +12741,13 @@ CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle
         "libcuda.so.1", "cuMemPoolImportFromShareableHandle", (void **)&cuda_real.cuMemPoolImportFromShareableHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pool_out, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12788,8 +12788,8 @@ CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pool_out ? (uint64_t)(uintptr_t)(*tracer_args.pool_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolImportFromShareableHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolImportFromShareableHandle, tracer_record);
   else
@@ -12807,13 +12807,13 @@ CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdevicep
         "libcuda.so.1", "cuMemPoolExportPointer", (void **)&cuda_real.cuMemPoolExportPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shareData_out, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12848,8 +12848,8 @@ CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdevicep
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolExportPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolExportPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolExportPointer, tracer_record);
   else
@@ -12868,13 +12868,13 @@ CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
         "libcuda.so.1", "cuMemPoolImportPointer", (void **)&cuda_real.cuMemPoolImportPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr_out, pool, shareData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12913,8 +12913,8 @@ CUresult cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.ptr_out ? (uint64_t)(*tracer_args.ptr_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolImportPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolImportPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPoolImportPointer, tracer_record);
   else
@@ -12932,13 +12932,13 @@ CUresult cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulti
         "libcuda.so.1", "cuMulticastCreate", (void **)&cuda_real.cuMulticastCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mcHandle, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12974,8 +12974,8 @@ CUresult cuMulticastCreate(CUmemGenericAllocationHandle *mcHandle, const CUmulti
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.mcHandle ? (uint64_t)(*tracer_args.mcHandle) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastCreate, tracer_record);
   else
@@ -12993,13 +12993,13 @@ CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice de
         "libcuda.so.1", "cuMulticastAddDevice", (void **)&cuda_real.cuMulticastAddDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mcHandle, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13034,8 +13034,8 @@ CUresult cuMulticastAddDevice(CUmemGenericAllocationHandle mcHandle, CUdevice de
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastAddDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastAddDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastAddDevice, tracer_record);
   else
@@ -13055,13 +13055,13 @@ CUresult cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffs
         "libcuda.so.1", "cuMulticastBindMem", (void **)&cuda_real.cuMulticastBindMem);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mcHandle, mcOffset, memHandle, memOffset, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13106,8 +13106,8 @@ CUresult cuMulticastBindMem(CUmemGenericAllocationHandle mcHandle, size_t mcOffs
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastBindMem_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastBindMem__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastBindMem, tracer_record);
   else
@@ -13126,13 +13126,13 @@ CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOff
         "libcuda.so.1", "cuMulticastBindAddr", (void **)&cuda_real.cuMulticastBindAddr);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mcHandle, mcOffset, memptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13174,8 +13174,8 @@ CUresult cuMulticastBindAddr(CUmemGenericAllocationHandle mcHandle, size_t mcOff
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastBindAddr_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastBindAddr__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastBindAddr, tracer_record);
   else
@@ -13194,13 +13194,13 @@ CUresult cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, 
         "libcuda.so.1", "cuMulticastUnbind", (void **)&cuda_real.cuMulticastUnbind);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mcHandle, dev, mcOffset, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13240,8 +13240,8 @@ CUresult cuMulticastUnbind(CUmemGenericAllocationHandle mcHandle, CUdevice dev, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastUnbind_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastUnbind__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastUnbind, tracer_record);
   else
@@ -13260,13 +13260,13 @@ CUresult cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectP
         "libcuda.so.1", "cuMulticastGetGranularity", (void **)&cuda_real.cuMulticastGetGranularity);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13305,8 +13305,8 @@ CUresult cuMulticastGetGranularity(size_t *granularity, const CUmulticastObjectP
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.granularity ? (uint64_t)(*tracer_args.granularity) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastGetGranularity_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastGetGranularity__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMulticastGetGranularity, tracer_record);
   else
@@ -13324,13 +13324,13 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdevi
         "libcuda.so.1", "cuPointerGetAttribute", (void **)&cuda_real.cuPointerGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13367,8 +13367,8 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdevi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuPointerGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuPointerGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuPointerGetAttribute, tracer_record);
   else
@@ -13387,13 +13387,13 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation l
         "libcuda.so.1", "cuMemPrefetchAsync_v2", (void **)&cuda_real.cuMemPrefetchAsync_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, location, flags, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13435,8 +13435,8 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation l
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPrefetchAsync_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPrefetchAsync_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPrefetchAsync_v2, tracer_record);
   else
@@ -13455,13 +13455,13 @@ CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
         "libcuda.so.1", "cuMemAdvise_v2", (void **)&cuda_real.cuMemAdvise_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, advice, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13500,8 +13500,8 @@ CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAdvise_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemAdvise_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemAdvise_v2, tracer_record);
   else
@@ -13521,14 +13521,14 @@ CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count
         "libcuda.so.1", "cuMemPrefetchBatchAsync", (void **)&cuda_real.cuMemPrefetchBatchAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13582,8 +13582,8 @@ CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count
   tracer_record[12] = tracer_args.dptrs ? (uint64_t)(*tracer_args.dptrs) : 0;
   tracer_record[13] = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record[14] = tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPrefetchBatchAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemPrefetchBatchAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemPrefetchBatchAsync, tracer_record);
   else
@@ -13602,13 +13602,13 @@ CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
         "libcuda.so.1", "cuMemDiscardBatchAsync", (void **)&cuda_real.cuMemDiscardBatchAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, flags, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13652,8 +13652,8 @@ CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.dptrs ? (uint64_t)(*tracer_args.dptrs) : 0;
   tracer_record[10] = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemDiscardBatchAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemDiscardBatchAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemDiscardBatchAsync, tracer_record);
   else
@@ -13674,14 +13674,14 @@ CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, si
         "libcuda.so.1", "cuMemDiscardAndPrefetchBatchAsync", (void **)&cuda_real.cuMemDiscardAndPrefetchBatchAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13735,8 +13735,8 @@ CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, si
   tracer_record[12] = tracer_args.dptrs ? (uint64_t)(*tracer_args.dptrs) : 0;
   tracer_record[13] = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record[14] = tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync, tracer_record);
   else
@@ -13755,13 +13755,13 @@ CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribu
         "libcuda.so.1", "cuMemRangeGetAttribute", (void **)&cuda_real.cuMemRangeGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13804,8 +13804,8 @@ CUresult cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribu
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemRangeGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemRangeGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemRangeGetAttribute, tracer_record);
   else
@@ -13824,13 +13824,13 @@ CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_att
         "libcuda.so.1", "cuMemRangeGetAttributes", (void **)&cuda_real.cuMemRangeGetAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13878,8 +13878,8 @@ CUresult cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_att
   tracer_record[10] = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
   tracer_record[11] = tracer_args.dataSizes ? (uint64_t)(*tracer_args.dataSizes) : 0;
   tracer_record[12] = tracer_args.attributes ? (uint64_t)(*tracer_args.attributes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuMemRangeGetAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuMemRangeGetAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuMemRangeGetAttributes, tracer_record);
   else
@@ -13897,13 +13897,13 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
         "libcuda.so.1", "cuPointerSetAttribute", (void **)&cuda_real.cuPointerSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13940,8 +13940,8 @@ CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuPointerSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuPointerSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuPointerSetAttribute, tracer_record);
   else
@@ -13960,13 +13960,13 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute 
         "libcuda.so.1", "cuPointerGetAttributes", (void **)&cuda_real.cuPointerGetAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14008,8 +14008,8 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute 
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.attributes ? (uint64_t)(*tracer_args.attributes) : 0;
   tracer_record[9] = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuPointerGetAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuPointerGetAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuPointerGetAttributes, tracer_record);
   else
@@ -14027,13 +14027,13 @@ CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
         "libcuda.so.1", "cuStreamCreate", (void **)&cuda_real.cuStreamCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phStream, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14069,8 +14069,8 @@ CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phStream ? (uint64_t)(uintptr_t)(*tracer_args.phStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCreate, tracer_record);
   else
@@ -14088,13 +14088,13 @@ CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int 
         "libcuda.so.1", "cuStreamCreateWithPriority", (void **)&cuda_real.cuStreamCreateWithPriority);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phStream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14133,8 +14133,8 @@ CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phStream ? (uint64_t)(uintptr_t)(*tracer_args.phStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCreateWithPriority_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCreateWithPriority__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCreateWithPriority, tracer_record);
   else
@@ -14152,13 +14152,13 @@ CUresult cuStreamGetPriority(CUstream hStream, int *priority) {
         "libcuda.so.1", "cuStreamGetPriority", (void **)&cuda_real.cuStreamGetPriority);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14194,8 +14194,8 @@ CUresult cuStreamGetPriority(CUstream hStream, int *priority) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetPriority_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetPriority__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetPriority, tracer_record);
   else
@@ -14213,13 +14213,13 @@ CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device) {
         "libcuda.so.1", "cuStreamGetDevice", (void **)&cuda_real.cuStreamGetDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14255,8 +14255,8 @@ CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetDevice, tracer_record);
   else
@@ -14274,13 +14274,13 @@ CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags) {
         "libcuda.so.1", "cuStreamGetFlags", (void **)&cuda_real.cuStreamGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14316,8 +14316,8 @@ CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetFlags, tracer_record);
   else
@@ -14335,13 +14335,13 @@ CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId) {
         "libcuda.so.1", "cuStreamGetId", (void **)&cuda_real.cuStreamGetId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, streamId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14377,8 +14377,8 @@ CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.streamId ? (uint64_t)(*tracer_args.streamId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetId, tracer_record);
   else
@@ -14396,13 +14396,13 @@ CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx) {
         "libcuda.so.1", "cuStreamGetCtx", (void **)&cuda_real.cuStreamGetCtx);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, pctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14438,8 +14438,8 @@ CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pctx ? (uint64_t)(uintptr_t)(*tracer_args.pctx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCtx_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCtx__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCtx, tracer_record);
   else
@@ -14457,13 +14457,13 @@ CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreen
         "libcuda.so.1", "cuStreamGetCtx_v2", (void **)&cuda_real.cuStreamGetCtx_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, pCtx, pGreenCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14503,8 +14503,8 @@ CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreen
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pCtx ? (uint64_t)(uintptr_t)(*tracer_args.pCtx) : 0;
   tracer_record[8] = tracer_args.pGreenCtx ? (uint64_t)(uintptr_t)(*tracer_args.pGreenCtx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCtx_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCtx_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCtx_v2, tracer_record);
   else
@@ -14522,13 +14522,13 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
         "libcuda.so.1", "cuStreamWaitEvent", (void **)&cuda_real.cuStreamWaitEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, hEvent, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14566,8 +14566,8 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitEvent, tracer_record);
   else
@@ -14586,13 +14586,13 @@ CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *
         "libcuda.so.1", "cuStreamAddCallback", (void **)&cuda_real.cuStreamAddCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14632,8 +14632,8 @@ CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamAddCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamAddCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamAddCallback, tracer_record);
   else
@@ -14651,13 +14651,13 @@ CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode) {
         "libcuda.so.1", "cuStreamBeginCapture_v2", (void **)&cuda_real.cuStreamBeginCapture_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14692,8 +14692,8 @@ CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBeginCapture_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBeginCapture_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBeginCapture_v2, tracer_record);
   else
@@ -14714,13 +14714,13 @@ CUresult cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph,
         "libcuda.so.1", "cuStreamBeginCaptureToGraph", (void **)&cuda_real.cuStreamBeginCaptureToGraph);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, hGraph, dependencies, dependencyData, numDependencies, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14766,8 +14766,8 @@ CUresult cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBeginCaptureToGraph_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBeginCaptureToGraph, tracer_record);
   else
@@ -14785,13 +14785,13 @@ CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) {
         "libcuda.so.1", "cuThreadExchangeStreamCaptureMode", (void **)&cuda_real.cuThreadExchangeStreamCaptureMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14825,8 +14825,8 @@ CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.mode ? (uint64_t)(*tracer_args.mode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode, tracer_record);
   else
@@ -14844,13 +14844,13 @@ CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph) {
         "libcuda.so.1", "cuStreamEndCapture", (void **)&cuda_real.cuStreamEndCapture);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, phGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14886,8 +14886,8 @@ CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phGraph ? (uint64_t)(uintptr_t)(*tracer_args.phGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamEndCapture_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamEndCapture__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamEndCapture, tracer_record);
   else
@@ -14905,13 +14905,13 @@ CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureSta
         "libcuda.so.1", "cuStreamIsCapturing", (void **)&cuda_real.cuStreamIsCapturing);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, captureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14947,8 +14947,8 @@ CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureSta
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.captureStatus ? (uint64_t)(*tracer_args.captureStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamIsCapturing_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamIsCapturing__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamIsCapturing, tracer_record);
   else
@@ -14970,14 +14970,14 @@ CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *capt
         "libcuda.so.1", "cuStreamGetCaptureInfo_v3", (void **)&cuda_real.cuStreamGetCaptureInfo_v3);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, captureStatus_out, id_out, graph_out, dependencies_out,
                        edgeData_out, numDependencies_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15032,8 +15032,8 @@ CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *capt
   tracer_record[14] = tracer_args.dependencies_out ? (uint64_t)(uintptr_t)(*tracer_args.dependencies_out) : 0;
   tracer_record[15] = tracer_args.edgeData_out ? (uint64_t)(uintptr_t)(*tracer_args.edgeData_out) : 0;
   tracer_record[16] = tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCaptureInfo_v3_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetCaptureInfo_v3, tracer_record);
   else
@@ -15053,13 +15053,13 @@ CUresult cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dep
         "libcuda.so.1", "cuStreamUpdateCaptureDependencies_v2", (void **)&cuda_real.cuStreamUpdateCaptureDependencies_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, dependencies, dependencyData, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15103,8 +15103,8 @@ CUresult cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dep
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.dependencies ? (uint64_t)(uintptr_t)(*tracer_args.dependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2, tracer_record);
   else
@@ -15123,13 +15123,13 @@ CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t lengt
         "libcuda.so.1", "cuStreamAttachMemAsync", (void **)&cuda_real.cuStreamAttachMemAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, dptr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15169,8 +15169,8 @@ CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t lengt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamAttachMemAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamAttachMemAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamAttachMemAsync, tracer_record);
   else
@@ -15188,13 +15188,13 @@ CUresult cuStreamQuery(CUstream hStream) {
         "libcuda.so.1", "cuStreamQuery", (void **)&cuda_real.cuStreamQuery);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15227,8 +15227,8 @@ CUresult cuStreamQuery(CUstream hStream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamQuery_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamQuery__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamQuery, tracer_record);
   else
@@ -15246,7 +15246,7 @@ CUresult cuStreamSynchronize(CUstream hStream) {
         "libcuda.so.1", "cuStreamSynchronize", (void **)&cuda_real.cuStreamSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream);
@@ -15268,8 +15268,8 @@ CUresult cuStreamSynchronize(CUstream hStream) {
   cuda_hook_cuStreamSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamSynchronize, tracer_record);
   else
@@ -15287,13 +15287,13 @@ CUresult cuStreamDestroy_v2(CUstream hStream) {
         "libcuda.so.1", "cuStreamDestroy_v2", (void **)&cuda_real.cuStreamDestroy_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15326,8 +15326,8 @@ CUresult cuStreamDestroy_v2(CUstream hStream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamDestroy_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamDestroy_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamDestroy_v2, tracer_record);
   else
@@ -15345,13 +15345,13 @@ CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
         "libcuda.so.1", "cuStreamCopyAttributes", (void **)&cuda_real.cuStreamCopyAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15386,8 +15386,8 @@ CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCopyAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCopyAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamCopyAttributes, tracer_record);
   else
@@ -15405,13 +15405,13 @@ CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAtt
         "libcuda.so.1", "cuStreamGetAttribute", (void **)&cuda_real.cuStreamGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15449,8 +15449,8 @@ CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAtt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetAttribute, tracer_record);
   else
@@ -15468,13 +15468,13 @@ CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstr
         "libcuda.so.1", "cuStreamSetAttribute", (void **)&cuda_real.cuStreamSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15511,8 +15511,8 @@ CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamSetAttribute, tracer_record);
   else
@@ -15530,13 +15530,13 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
         "libcuda.so.1", "cuEventCreate", (void **)&cuda_real.cuEventCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phEvent, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15572,8 +15572,8 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phEvent ? (uint64_t)(uintptr_t)(*tracer_args.phEvent) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuEventCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuEventCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventCreate, tracer_record);
   else
@@ -15591,13 +15591,13 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
         "libcuda.so.1", "cuEventRecord", (void **)&cuda_real.cuEventRecord);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15632,8 +15632,8 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuEventRecord_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuEventRecord__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventRecord, tracer_record);
   else
@@ -15651,13 +15651,13 @@ CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int f
         "libcuda.so.1", "cuEventRecordWithFlags", (void **)&cuda_real.cuEventRecordWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15695,8 +15695,8 @@ CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int f
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuEventRecordWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuEventRecordWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventRecordWithFlags, tracer_record);
   else
@@ -15714,13 +15714,13 @@ CUresult cuEventQuery(CUevent hEvent) {
         "libcuda.so.1", "cuEventQuery", (void **)&cuda_real.cuEventQuery);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15753,8 +15753,8 @@ CUresult cuEventQuery(CUevent hEvent) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuEventQuery_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuEventQuery__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventQuery, tracer_record);
   else
@@ -15772,7 +15772,7 @@ CUresult cuEventSynchronize(CUevent hEvent) {
         "libcuda.so.1", "cuEventSynchronize", (void **)&cuda_real.cuEventSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
@@ -15794,8 +15794,8 @@ CUresult cuEventSynchronize(CUevent hEvent) {
   cuda_hook_cuEventSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuEventSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuEventSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventSynchronize, tracer_record);
   else
@@ -15813,13 +15813,13 @@ CUresult cuEventDestroy_v2(CUevent hEvent) {
         "libcuda.so.1", "cuEventDestroy_v2", (void **)&cuda_real.cuEventDestroy_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15852,8 +15852,8 @@ CUresult cuEventDestroy_v2(CUevent hEvent) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuEventDestroy_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuEventDestroy_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventDestroy_v2, tracer_record);
   else
@@ -15871,13 +15871,13 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEn
         "libcuda.so.1", "cuEventElapsedTime_v2", (void **)&cuda_real.cuEventElapsedTime_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pMilliseconds, hStart, hEnd);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15916,8 +15916,8 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEn
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pMilliseconds ? tracer_slot_float(*tracer_args.pMilliseconds) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuEventElapsedTime_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuEventElapsedTime_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuEventElapsedTime_v2, tracer_record);
   else
@@ -15936,13 +15936,13 @@ CUresult cuImportExternalMemory(CUexternalMemory *extMem_out,
         "libcuda.so.1", "cuImportExternalMemory", (void **)&cuda_real.cuImportExternalMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15978,8 +15978,8 @@ CUresult cuImportExternalMemory(CUexternalMemory *extMem_out,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuImportExternalMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuImportExternalMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory))
     lttng_ust_tracepoint(lttng_ust_cuda, cuImportExternalMemory, tracer_record);
   else
@@ -15998,13 +15998,13 @@ CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory e
         "libcuda.so.1", "cuExternalMemoryGetMappedBuffer", (void **)&cuda_real.cuExternalMemoryGetMappedBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16043,8 +16043,8 @@ CUresult cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory e
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.devPtr ? (uint64_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer, tracer_record);
   else
@@ -16063,13 +16063,13 @@ CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUext
         "libcuda.so.1", "cuExternalMemoryGetMappedMipmappedArray", (void **)&cuda_real.cuExternalMemoryGetMappedMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16108,8 +16108,8 @@ CUresult cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUext
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.mipmap ? (uint64_t)(uintptr_t)(*tracer_args.mipmap) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray, tracer_record);
   else
@@ -16127,13 +16127,13 @@ CUresult cuDestroyExternalMemory(CUexternalMemory extMem) {
         "libcuda.so.1", "cuDestroyExternalMemory", (void **)&cuda_real.cuDestroyExternalMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16166,8 +16166,8 @@ CUresult cuDestroyExternalMemory(CUexternalMemory extMem) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDestroyExternalMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDestroyExternalMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDestroyExternalMemory, tracer_record);
   else
@@ -16186,13 +16186,13 @@ CUresult cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
         "libcuda.so.1", "cuImportExternalSemaphore", (void **)&cuda_real.cuImportExternalSemaphore);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16228,8 +16228,8 @@ CUresult cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuImportExternalSemaphore_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuImportExternalSemaphore__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_cuda, cuImportExternalSemaphore, tracer_record);
   else
@@ -16249,13 +16249,13 @@ CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
         "libcuda.so.1", "cuSignalExternalSemaphoresAsync", (void **)&cuda_real.cuSignalExternalSemaphoresAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16295,8 +16295,8 @@ CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuSignalExternalSemaphoresAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSignalExternalSemaphoresAsync, tracer_record);
   else
@@ -16316,13 +16316,13 @@ CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
         "libcuda.so.1", "cuWaitExternalSemaphoresAsync", (void **)&cuda_real.cuWaitExternalSemaphoresAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16362,8 +16362,8 @@ CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuWaitExternalSemaphoresAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuWaitExternalSemaphoresAsync, tracer_record);
   else
@@ -16381,13 +16381,13 @@ CUresult cuDestroyExternalSemaphore(CUexternalSemaphore extSem) {
         "libcuda.so.1", "cuDestroyExternalSemaphore", (void **)&cuda_real.cuDestroyExternalSemaphore);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16420,8 +16420,8 @@ CUresult cuDestroyExternalSemaphore(CUexternalSemaphore extSem) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDestroyExternalSemaphore_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDestroyExternalSemaphore__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDestroyExternalSemaphore, tracer_record);
   else
@@ -16440,13 +16440,13 @@ CUresult cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t va
         "libcuda.so.1", "cuStreamWaitValue32_v2", (void **)&cuda_real.cuStreamWaitValue32_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16486,8 +16486,8 @@ CUresult cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t va
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitValue32_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitValue32_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitValue32_v2, tracer_record);
   else
@@ -16506,13 +16506,13 @@ CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t va
         "libcuda.so.1", "cuStreamWaitValue64_v2", (void **)&cuda_real.cuStreamWaitValue64_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16552,8 +16552,8 @@ CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t va
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitValue64_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitValue64_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWaitValue64_v2, tracer_record);
   else
@@ -16572,13 +16572,13 @@ CUresult cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t v
         "libcuda.so.1", "cuStreamWriteValue32_v2", (void **)&cuda_real.cuStreamWriteValue32_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16618,8 +16618,8 @@ CUresult cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWriteValue32_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWriteValue32_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWriteValue32_v2, tracer_record);
   else
@@ -16638,13 +16638,13 @@ CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t v
         "libcuda.so.1", "cuStreamWriteValue64_v2", (void **)&cuda_real.cuStreamWriteValue64_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16684,8 +16684,8 @@ CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWriteValue64_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWriteValue64_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamWriteValue64_v2, tracer_record);
   else
@@ -16704,13 +16704,13 @@ CUresult cuStreamBatchMemOp_v2(CUstream stream, unsigned int count,
         "libcuda.so.1", "cuStreamBatchMemOp_v2", (void **)&cuda_real.cuStreamBatchMemOp_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, count, paramArray, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16750,8 +16750,8 @@ CUresult cuStreamBatchMemOp_v2(CUstream stream, unsigned int count,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBatchMemOp_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBatchMemOp_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamBatchMemOp_v2, tracer_record);
   else
@@ -16769,13 +16769,13 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
         "libcuda.so.1", "cuFuncGetAttribute", (void **)&cuda_real.cuFuncGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16813,8 +16813,8 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pi ? (uint64_t)(int64_t)(*tracer_args.pi) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetAttribute, tracer_record);
   else
@@ -16832,13 +16832,13 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int v
         "libcuda.so.1", "cuFuncSetAttribute", (void **)&cuda_real.cuFuncSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, attrib, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16875,8 +16875,8 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int v
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetAttribute, tracer_record);
   else
@@ -16894,13 +16894,13 @@ CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) {
         "libcuda.so.1", "cuFuncSetCacheConfig", (void **)&cuda_real.cuFuncSetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16935,8 +16935,8 @@ CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetCacheConfig, tracer_record);
   else
@@ -16954,13 +16954,13 @@ CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
         "libcuda.so.1", "cuFuncGetModule", (void **)&cuda_real.cuFuncGetModule);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hmod, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16996,8 +16996,8 @@ CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.hmod ? (uint64_t)(uintptr_t)(*tracer_args.hmod) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetModule_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetModule__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetModule, tracer_record);
   else
@@ -17015,13 +17015,13 @@ CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
         "libcuda.so.1", "cuFuncGetName", (void **)&cuda_real.cuFuncGetName);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17057,8 +17057,8 @@ CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.name ? (uint64_t)(uintptr_t)(*tracer_args.name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetName_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetName__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetName, tracer_record);
   else
@@ -17077,13 +17077,13 @@ CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOff
         "libcuda.so.1", "cuFuncGetParamInfo", (void **)&cuda_real.cuFuncGetParamInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17125,8 +17125,8 @@ CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOff
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.paramOffset ? (uint64_t)(*tracer_args.paramOffset) : 0;
   tracer_record[9] = tracer_args.paramSize ? (uint64_t)(*tracer_args.paramSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetParamInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetParamInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncGetParamInfo, tracer_record);
   else
@@ -17144,13 +17144,13 @@ CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) {
         "libcuda.so.1", "cuFuncIsLoaded", (void **)&cuda_real.cuFuncIsLoaded);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(state, function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17186,8 +17186,8 @@ CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.state ? (uint64_t)(*tracer_args.state) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncIsLoaded_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncIsLoaded__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncIsLoaded, tracer_record);
   else
@@ -17205,13 +17205,13 @@ CUresult cuFuncLoad(CUfunction function) {
         "libcuda.so.1", "cuFuncLoad", (void **)&cuda_real.cuFuncLoad);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17244,8 +17244,8 @@ CUresult cuFuncLoad(CUfunction function) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncLoad_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncLoad__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncLoad, tracer_record);
   else
@@ -17266,7 +17266,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
         "libcuda.so.1", "cuLaunchKernel", (void **)&cuda_real.cuLaunchKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
@@ -17325,8 +17325,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
   tracer_record[15] = tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
   tracer_record[16] = tracer_args.extra ? (uint64_t)(uintptr_t)(*tracer_args.extra) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchKernel, tracer_record);
   else
@@ -17345,7 +17345,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
         "libcuda.so.1", "cuLaunchKernelEx", (void **)&cuda_real.cuLaunchKernelEx);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config, f, kernelParams, extra);
@@ -17387,8 +17387,8 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
   tracer_record[9] = tracer_args.extra ? (uint64_t)(uintptr_t)(*tracer_args.extra) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchKernelEx_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchKernelEx__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchKernelEx, tracer_record);
   else
@@ -17410,7 +17410,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
         "libcuda.so.1", "cuLaunchCooperativeKernel", (void **)&cuda_real.cuLaunchCooperativeKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
@@ -17466,8 +17466,8 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.kernelParams ? (uint64_t)(uintptr_t)(*tracer_args.kernelParams) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchCooperativeKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchCooperativeKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchCooperativeKernel, tracer_record);
   else
@@ -17486,13 +17486,13 @@ CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsLi
         "libcuda.so.1", "cuLaunchCooperativeKernelMultiDevice", (void **)&cuda_real.cuLaunchCooperativeKernelMultiDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17530,8 +17530,8 @@ CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsLi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice, tracer_record);
   else
@@ -17549,13 +17549,13 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData) {
         "libcuda.so.1", "cuLaunchHostFunc", (void **)&cuda_real.cuLaunchHostFunc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17592,8 +17592,8 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchHostFunc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchHostFunc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchHostFunc, tracer_record);
   else
@@ -17611,13 +17611,13 @@ CUresult cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z) {
         "libcuda.so.1", "cuFuncSetBlockShape", (void **)&cuda_real.cuFuncSetBlockShape);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, x, y, z);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17657,8 +17657,8 @@ CUresult cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetBlockShape_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetBlockShape__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetBlockShape, tracer_record);
   else
@@ -17676,13 +17676,13 @@ CUresult cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes) {
         "libcuda.so.1", "cuFuncSetSharedSize", (void **)&cuda_real.cuFuncSetSharedSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17717,8 +17717,8 @@ CUresult cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetSharedSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetSharedSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetSharedSize, tracer_record);
   else
@@ -17736,13 +17736,13 @@ CUresult cuParamSetSize(CUfunction hfunc, unsigned int numbytes) {
         "libcuda.so.1", "cuParamSetSize", (void **)&cuda_real.cuParamSetSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, numbytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17777,8 +17777,8 @@ CUresult cuParamSetSize(CUfunction hfunc, unsigned int numbytes) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetSize, tracer_record);
   else
@@ -17796,13 +17796,13 @@ CUresult cuParamSeti(CUfunction hfunc, int offset, unsigned int value) {
         "libcuda.so.1", "cuParamSeti", (void **)&cuda_real.cuParamSeti);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17839,8 +17839,8 @@ CUresult cuParamSeti(CUfunction hfunc, int offset, unsigned int value) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuParamSeti_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuParamSeti__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti))
     lttng_ust_tracepoint(lttng_ust_cuda, cuParamSeti, tracer_record);
   else
@@ -17858,13 +17858,13 @@ CUresult cuParamSetf(CUfunction hfunc, int offset, float value) {
         "libcuda.so.1", "cuParamSetf", (void **)&cuda_real.cuParamSetf);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17901,8 +17901,8 @@ CUresult cuParamSetf(CUfunction hfunc, int offset, float value) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetf_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetf__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf))
     lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetf, tracer_record);
   else
@@ -17920,13 +17920,13 @@ CUresult cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numby
         "libcuda.so.1", "cuParamSetv", (void **)&cuda_real.cuParamSetv);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, ptr, numbytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17966,8 +17966,8 @@ CUresult cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numby
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetv_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv))
     lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetv, tracer_record);
   else
@@ -17985,13 +17985,13 @@ CUresult cuLaunch(CUfunction f) {
         "libcuda.so.1", "cuLaunch", (void **)&cuda_real.cuLaunch);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18024,8 +18024,8 @@ CUresult cuLaunch(CUfunction f) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunch_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunch__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunch, tracer_record);
   else
@@ -18043,13 +18043,13 @@ CUresult cuLaunchGrid(CUfunction f, int grid_width, int grid_height) {
         "libcuda.so.1", "cuLaunchGrid", (void **)&cuda_real.cuLaunchGrid);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, grid_width, grid_height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18087,8 +18087,8 @@ CUresult cuLaunchGrid(CUfunction f, int grid_width, int grid_height) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchGrid_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchGrid__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchGrid, tracer_record);
   else
@@ -18106,13 +18106,13 @@ CUresult cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstre
         "libcuda.so.1", "cuLaunchGridAsync", (void **)&cuda_real.cuLaunchGridAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, grid_width, grid_height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18152,8 +18152,8 @@ CUresult cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstre
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchGridAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchGridAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLaunchGridAsync, tracer_record);
   else
@@ -18171,13 +18171,13 @@ CUresult cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef) {
         "libcuda.so.1", "cuParamSetTexRef", (void **)&cuda_real.cuParamSetTexRef);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, texunit, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18215,8 +18215,8 @@ CUresult cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetTexRef_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetTexRef__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef))
     lttng_ust_tracepoint(lttng_ust_cuda, cuParamSetTexRef, tracer_record);
   else
@@ -18234,13 +18234,13 @@ CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config) {
         "libcuda.so.1", "cuFuncSetSharedMemConfig", (void **)&cuda_real.cuFuncSetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hfunc, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18275,8 +18275,8 @@ CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cuda, cuFuncSetSharedMemConfig, tracer_record);
   else
@@ -18294,13 +18294,13 @@ CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) {
         "libcuda.so.1", "cuGraphCreate", (void **)&cuda_real.cuGraphCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18336,8 +18336,8 @@ CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phGraph ? (uint64_t)(uintptr_t)(*tracer_args.phGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphCreate, tracer_record);
   else
@@ -18357,13 +18357,13 @@ CUresult cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddKernelNode_v2", (void **)&cuda_real.cuGraphAddKernelNode_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18407,8 +18407,8 @@ CUresult cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddKernelNode_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddKernelNode_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddKernelNode_v2, tracer_record);
   else
@@ -18426,13 +18426,13 @@ CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAM
         "libcuda.so.1", "cuGraphKernelNodeGetParams_v2", (void **)&cuda_real.cuGraphKernelNodeGetParams_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18467,8 +18467,8 @@ CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAM
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2, tracer_record);
   else
@@ -18486,13 +18486,13 @@ CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNEL_NODE
         "libcuda.so.1", "cuGraphKernelNodeSetParams_v2", (void **)&cuda_real.cuGraphKernelNodeSetParams_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18527,8 +18527,8 @@ CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNEL_NODE
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2, tracer_record);
   else
@@ -18548,13 +18548,13 @@ CUresult cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddMemcpyNode", (void **)&cuda_real.cuGraphAddMemcpyNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18600,8 +18600,8 @@ CUresult cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemcpyNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemcpyNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemcpyNode, tracer_record);
   else
@@ -18619,13 +18619,13 @@ CUresult cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams
         "libcuda.so.1", "cuGraphMemcpyNodeGetParams", (void **)&cuda_real.cuGraphMemcpyNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18660,8 +18660,8 @@ CUresult cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemcpyNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemcpyNodeGetParams, tracer_record);
   else
@@ -18679,13 +18679,13 @@ CUresult cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *node
         "libcuda.so.1", "cuGraphMemcpyNodeSetParams", (void **)&cuda_real.cuGraphMemcpyNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18720,8 +18720,8 @@ CUresult cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *node
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemcpyNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemcpyNodeSetParams, tracer_record);
   else
@@ -18741,13 +18741,13 @@ CUresult cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddMemsetNode", (void **)&cuda_real.cuGraphAddMemsetNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18794,8 +18794,8 @@ CUresult cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemsetNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemsetNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemsetNode, tracer_record);
   else
@@ -18813,13 +18813,13 @@ CUresult cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *
         "libcuda.so.1", "cuGraphMemsetNodeGetParams", (void **)&cuda_real.cuGraphMemsetNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18854,8 +18854,8 @@ CUresult cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemsetNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemsetNodeGetParams, tracer_record);
   else
@@ -18873,13 +18873,13 @@ CUresult cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PA
         "libcuda.so.1", "cuGraphMemsetNodeSetParams", (void **)&cuda_real.cuGraphMemsetNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18914,8 +18914,8 @@ CUresult cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PA
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemsetNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemsetNodeSetParams, tracer_record);
   else
@@ -18935,13 +18935,13 @@ CUresult cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddHostNode", (void **)&cuda_real.cuGraphAddHostNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18985,8 +18985,8 @@ CUresult cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddHostNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddHostNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddHostNode, tracer_record);
   else
@@ -19004,13 +19004,13 @@ CUresult cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *node
         "libcuda.so.1", "cuGraphHostNodeGetParams", (void **)&cuda_real.cuGraphHostNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19045,8 +19045,8 @@ CUresult cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *node
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphHostNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphHostNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphHostNodeGetParams, tracer_record);
   else
@@ -19064,13 +19064,13 @@ CUresult cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS
         "libcuda.so.1", "cuGraphHostNodeSetParams", (void **)&cuda_real.cuGraphHostNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19105,8 +19105,8 @@ CUresult cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphHostNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphHostNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphHostNodeSetParams, tracer_record);
   else
@@ -19126,13 +19126,13 @@ CUresult cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddChildGraphNode", (void **)&cuda_real.cuGraphAddChildGraphNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19176,8 +19176,8 @@ CUresult cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddChildGraphNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddChildGraphNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddChildGraphNode, tracer_record);
   else
@@ -19195,13 +19195,13 @@ CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph) {
         "libcuda.so.1", "cuGraphChildGraphNodeGetGraph", (void **)&cuda_real.cuGraphChildGraphNodeGetGraph);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, phGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19237,8 +19237,8 @@ CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phGraph ? (uint64_t)(uintptr_t)(*tracer_args.phGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph, tracer_record);
   else
@@ -19257,13 +19257,13 @@ CUresult cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddEmptyNode", (void **)&cuda_real.cuGraphAddEmptyNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19304,8 +19304,8 @@ CUresult cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEmptyNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEmptyNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEmptyNode, tracer_record);
   else
@@ -19325,13 +19325,13 @@ CUresult cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddEventRecordNode", (void **)&cuda_real.cuGraphAddEventRecordNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19375,8 +19375,8 @@ CUresult cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEventRecordNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEventRecordNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEventRecordNode, tracer_record);
   else
@@ -19394,13 +19394,13 @@ CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out) {
         "libcuda.so.1", "cuGraphEventRecordNodeGetEvent", (void **)&cuda_real.cuGraphEventRecordNodeGetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19436,8 +19436,8 @@ CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent, tracer_record);
   else
@@ -19455,13 +19455,13 @@ CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event) {
         "libcuda.so.1", "cuGraphEventRecordNodeSetEvent", (void **)&cuda_real.cuGraphEventRecordNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19496,8 +19496,8 @@ CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent, tracer_record);
   else
@@ -19517,13 +19517,13 @@ CUresult cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddEventWaitNode", (void **)&cuda_real.cuGraphAddEventWaitNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19567,8 +19567,8 @@ CUresult cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEventWaitNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEventWaitNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddEventWaitNode, tracer_record);
   else
@@ -19586,13 +19586,13 @@ CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out) {
         "libcuda.so.1", "cuGraphEventWaitNodeGetEvent", (void **)&cuda_real.cuGraphEventWaitNodeGetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19628,8 +19628,8 @@ CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent, tracer_record);
   else
@@ -19647,13 +19647,13 @@ CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event) {
         "libcuda.so.1", "cuGraphEventWaitNodeSetEvent", (void **)&cuda_real.cuGraphEventWaitNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19688,8 +19688,8 @@ CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent, tracer_record);
   else
@@ -19710,13 +19710,13 @@ CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgrap
         "libcuda.so.1", "cuGraphAddExternalSemaphoresSignalNode", (void **)&cuda_real.cuGraphAddExternalSemaphoresSignalNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19760,8 +19760,8 @@ CUresult cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgrap
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode, tracer_record);
   else
@@ -19780,13 +19780,13 @@ CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode,
         "libcuda.so.1", "cuGraphExternalSemaphoresSignalNodeGetParams", (void **)&cuda_real.cuGraphExternalSemaphoresSignalNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19821,8 +19821,8 @@ CUresult cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams, tracer_record);
   else
@@ -19841,13 +19841,13 @@ CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode,
         "libcuda.so.1", "cuGraphExternalSemaphoresSignalNodeSetParams", (void **)&cuda_real.cuGraphExternalSemaphoresSignalNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19882,8 +19882,8 @@ CUresult cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams, tracer_record);
   else
@@ -19904,13 +19904,13 @@ CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph 
         "libcuda.so.1", "cuGraphAddExternalSemaphoresWaitNode", (void **)&cuda_real.cuGraphAddExternalSemaphoresWaitNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19954,8 +19954,8 @@ CUresult cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode, tracer_record);
   else
@@ -19974,13 +19974,13 @@ CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode,
         "libcuda.so.1", "cuGraphExternalSemaphoresWaitNodeGetParams", (void **)&cuda_real.cuGraphExternalSemaphoresWaitNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20015,8 +20015,8 @@ CUresult cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams, tracer_record);
   else
@@ -20035,13 +20035,13 @@ CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode,
         "libcuda.so.1", "cuGraphExternalSemaphoresWaitNodeSetParams", (void **)&cuda_real.cuGraphExternalSemaphoresWaitNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20076,8 +20076,8 @@ CUresult cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams, tracer_record);
   else
@@ -20097,13 +20097,13 @@ CUresult cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddBatchMemOpNode", (void **)&cuda_real.cuGraphAddBatchMemOpNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20147,8 +20147,8 @@ CUresult cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddBatchMemOpNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddBatchMemOpNode, tracer_record);
   else
@@ -20167,13 +20167,13 @@ CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode,
         "libcuda.so.1", "cuGraphBatchMemOpNodeGetParams", (void **)&cuda_real.cuGraphBatchMemOpNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20208,8 +20208,8 @@ CUresult cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams, tracer_record);
   else
@@ -20228,13 +20228,13 @@ CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode,
         "libcuda.so.1", "cuGraphBatchMemOpNodeSetParams", (void **)&cuda_real.cuGraphBatchMemOpNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20269,8 +20269,8 @@ CUresult cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams, tracer_record);
   else
@@ -20289,13 +20289,13 @@ CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode 
         "libcuda.so.1", "cuGraphExecBatchMemOpNodeSetParams", (void **)&cuda_real.cuGraphExecBatchMemOpNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20333,8 +20333,8 @@ CUresult cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams, tracer_record);
   else
@@ -20354,13 +20354,13 @@ CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddMemAllocNode", (void **)&cuda_real.cuGraphAddMemAllocNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20404,8 +20404,8 @@ CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemAllocNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemAllocNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemAllocNode, tracer_record);
   else
@@ -20423,13 +20423,13 @@ CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PAR
         "libcuda.so.1", "cuGraphMemAllocNodeGetParams", (void **)&cuda_real.cuGraphMemAllocNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20464,8 +20464,8 @@ CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PAR
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemAllocNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemAllocNodeGetParams, tracer_record);
   else
@@ -20485,13 +20485,13 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddMemFreeNode", (void **)&cuda_real.cuGraphAddMemFreeNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20535,8 +20535,8 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(311, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemFreeNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemFreeNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddMemFreeNode, tracer_record);
   else
@@ -20554,13 +20554,13 @@ CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out) {
         "libcuda.so.1", "cuGraphMemFreeNodeGetParams", (void **)&cuda_real.cuGraphMemFreeNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, dptr_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20596,8 +20596,8 @@ CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.dptr_out ? (uint64_t)(*tracer_args.dptr_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemFreeNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphMemFreeNodeGetParams, tracer_record);
   else
@@ -20615,13 +20615,13 @@ CUresult cuDeviceGraphMemTrim(CUdevice device) {
         "libcuda.so.1", "cuDeviceGraphMemTrim", (void **)&cuda_real.cuDeviceGraphMemTrim);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20654,8 +20654,8 @@ CUresult cuDeviceGraphMemTrim(CUdevice device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGraphMemTrim_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGraphMemTrim__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGraphMemTrim, tracer_record);
   else
@@ -20673,13 +20673,13 @@ CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
         "libcuda.so.1", "cuDeviceGetGraphMemAttribute", (void **)&cuda_real.cuDeviceGetGraphMemAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20716,8 +20716,8 @@ CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetGraphMemAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetGraphMemAttribute, tracer_record);
   else
@@ -20735,13 +20735,13 @@ CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
         "libcuda.so.1", "cuDeviceSetGraphMemAttribute", (void **)&cuda_real.cuDeviceSetGraphMemAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20778,8 +20778,8 @@ CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceSetGraphMemAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceSetGraphMemAttribute, tracer_record);
   else
@@ -20797,13 +20797,13 @@ CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph) {
         "libcuda.so.1", "cuGraphClone", (void **)&cuda_real.cuGraphClone);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20839,8 +20839,8 @@ CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.phGraphClone) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphClone_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphClone__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphClone, tracer_record);
   else
@@ -20858,13 +20858,13 @@ CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, 
         "libcuda.so.1", "cuGraphNodeFindInClone", (void **)&cuda_real.cuGraphNodeFindInClone);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phNode, hOriginalNode, hClonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20903,8 +20903,8 @@ CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phNode ? (uint64_t)(uintptr_t)(*tracer_args.phNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeFindInClone_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeFindInClone__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeFindInClone, tracer_record);
   else
@@ -20922,13 +20922,13 @@ CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type) {
         "libcuda.so.1", "cuGraphNodeGetType", (void **)&cuda_real.cuGraphNodeGetType);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20964,8 +20964,8 @@ CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.type ? (uint64_t)(*tracer_args.type) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetType_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetType__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetType, tracer_record);
   else
@@ -20983,13 +20983,13 @@ CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes) {
         "libcuda.so.1", "cuGraphGetNodes", (void **)&cuda_real.cuGraphGetNodes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21029,8 +21029,8 @@ CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes) {
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record[8] = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetNodes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetNodes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetNodes, tracer_record);
   else
@@ -21048,13 +21048,13 @@ CUresult cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *num
         "libcuda.so.1", "cuGraphGetRootNodes", (void **)&cuda_real.cuGraphGetRootNodes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, rootNodes, numRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21094,8 +21094,8 @@ CUresult cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *num
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.rootNodes ? (uint64_t)(uintptr_t)(*tracer_args.rootNodes) : 0;
   tracer_record[8] = tracer_args.numRootNodes ? (uint64_t)(*tracer_args.numRootNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetRootNodes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetRootNodes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetRootNodes, tracer_record);
   else
@@ -21114,13 +21114,13 @@ CUresult cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to,
         "libcuda.so.1", "cuGraphGetEdges_v2", (void **)&cuda_real.cuGraphGetEdges_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21165,8 +21165,8 @@ CUresult cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to,
   tracer_record[9] = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record[10] = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record[11] = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetEdges_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetEdges_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphGetEdges_v2, tracer_record);
   else
@@ -21185,13 +21185,13 @@ CUresult cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependenc
         "libcuda.so.1", "cuGraphNodeGetDependencies_v2", (void **)&cuda_real.cuGraphNodeGetDependencies_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, dependencies, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21233,8 +21233,8 @@ CUresult cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependenc
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dependencies ? (uint64_t)(uintptr_t)(*tracer_args.dependencies) : 0;
   tracer_record[9] = tracer_args.numDependencies ? (uint64_t)(*tracer_args.numDependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetDependencies_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetDependencies_v2, tracer_record);
   else
@@ -21253,13 +21253,13 @@ CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *depende
         "libcuda.so.1", "cuGraphNodeGetDependentNodes_v2", (void **)&cuda_real.cuGraphNodeGetDependentNodes_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, dependentNodes, edgeData, numDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21301,8 +21301,8 @@ CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *depende
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.dependentNodes) : 0;
   tracer_record[9] = tracer_args.numDependentNodes ? (uint64_t)(*tracer_args.numDependentNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2, tracer_record);
   else
@@ -21321,13 +21321,13 @@ CUresult cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, cons
         "libcuda.so.1", "cuGraphAddDependencies_v2", (void **)&cuda_real.cuGraphAddDependencies_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21369,8 +21369,8 @@ CUresult cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, cons
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddDependencies_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddDependencies_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddDependencies_v2, tracer_record);
   else
@@ -21390,13 +21390,13 @@ CUresult cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from,
         "libcuda.so.1", "cuGraphRemoveDependencies_v2", (void **)&cuda_real.cuGraphRemoveDependencies_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21438,8 +21438,8 @@ CUresult cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphRemoveDependencies_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphRemoveDependencies_v2, tracer_record);
   else
@@ -21457,13 +21457,13 @@ CUresult cuGraphDestroyNode(CUgraphNode hNode) {
         "libcuda.so.1", "cuGraphDestroyNode", (void **)&cuda_real.cuGraphDestroyNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21496,8 +21496,8 @@ CUresult cuGraphDestroyNode(CUgraphNode hNode) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDestroyNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDestroyNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDestroyNode, tracer_record);
   else
@@ -21516,13 +21516,13 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph,
         "libcuda.so.1", "cuGraphInstantiateWithFlags", (void **)&cuda_real.cuGraphInstantiateWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphExec, hGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21561,8 +21561,8 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.phGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphInstantiateWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphInstantiateWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphInstantiateWithFlags, tracer_record);
   else
@@ -21581,13 +21581,13 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph,
         "libcuda.so.1", "cuGraphInstantiateWithParams", (void **)&cuda_real.cuGraphInstantiateWithParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphExec, hGraph, instantiateParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21626,8 +21626,8 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.phGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphInstantiateWithParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphInstantiateWithParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphInstantiateWithParams, tracer_record);
   else
@@ -21645,13 +21645,13 @@ CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags) {
         "libcuda.so.1", "cuGraphExecGetFlags", (void **)&cuda_real.cuGraphExecGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21687,8 +21687,8 @@ CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecGetFlags, tracer_record);
   else
@@ -21707,13 +21707,13 @@ CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode h
         "libcuda.so.1", "cuGraphExecKernelNodeSetParams_v2", (void **)&cuda_real.cuGraphExecKernelNodeSetParams_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21751,8 +21751,8 @@ CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode h
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2, tracer_record);
   else
@@ -21771,13 +21771,13 @@ CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
         "libcuda.so.1", "cuGraphExecMemcpyNodeSetParams", (void **)&cuda_real.cuGraphExecMemcpyNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, copyParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21817,8 +21817,8 @@ CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams, tracer_record);
   else
@@ -21837,13 +21837,13 @@ CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
         "libcuda.so.1", "cuGraphExecMemsetNodeSetParams", (void **)&cuda_real.cuGraphExecMemsetNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, memsetParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21883,8 +21883,8 @@ CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNod
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams, tracer_record);
   else
@@ -21903,13 +21903,13 @@ CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
         "libcuda.so.1", "cuGraphExecHostNodeSetParams", (void **)&cuda_real.cuGraphExecHostNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -21947,8 +21947,8 @@ CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecHostNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecHostNodeSetParams, tracer_record);
   else
@@ -21967,13 +21967,13 @@ CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode 
         "libcuda.so.1", "cuGraphExecChildGraphNodeSetParams", (void **)&cuda_real.cuGraphExecChildGraphNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22011,8 +22011,8 @@ CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams, tracer_record);
   else
@@ -22030,13 +22030,13 @@ CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode 
         "libcuda.so.1", "cuGraphExecEventRecordNodeSetEvent", (void **)&cuda_real.cuGraphExecEventRecordNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22074,8 +22074,8 @@ CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent, tracer_record);
   else
@@ -22093,13 +22093,13 @@ CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hN
         "libcuda.so.1", "cuGraphExecEventWaitNodeSetEvent", (void **)&cuda_real.cuGraphExecEventWaitNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22137,8 +22137,8 @@ CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hN
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent, tracer_record);
   else
@@ -22157,13 +22157,13 @@ CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec
         "libcuda.so.1", "cuGraphExecExternalSemaphoresSignalNodeSetParams", (void **)&cuda_real.cuGraphExecExternalSemaphoresSignalNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22201,8 +22201,8 @@ CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hGraphExec
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams, tracer_record);
   else
@@ -22221,13 +22221,13 @@ CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, 
         "libcuda.so.1", "cuGraphExecExternalSemaphoresWaitNodeSetParams", (void **)&cuda_real.cuGraphExecExternalSemaphoresWaitNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22265,8 +22265,8 @@ CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGraphExec, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams, tracer_record);
   else
@@ -22284,13 +22284,13 @@ CUresult cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsign
         "libcuda.so.1", "cuGraphNodeSetEnabled", (void **)&cuda_real.cuGraphNodeSetEnabled);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22328,8 +22328,8 @@ CUresult cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsign
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeSetEnabled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeSetEnabled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeSetEnabled, tracer_record);
   else
@@ -22347,13 +22347,13 @@ CUresult cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsign
         "libcuda.so.1", "cuGraphNodeGetEnabled", (void **)&cuda_real.cuGraphNodeGetEnabled);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22392,8 +22392,8 @@ CUresult cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsign
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.isEnabled ? (uint64_t)(*tracer_args.isEnabled) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetEnabled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetEnabled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeGetEnabled, tracer_record);
   else
@@ -22411,13 +22411,13 @@ CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream) {
         "libcuda.so.1", "cuGraphUpload", (void **)&cuda_real.cuGraphUpload);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22452,8 +22452,8 @@ CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphUpload_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphUpload__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphUpload, tracer_record);
   else
@@ -22471,13 +22471,13 @@ CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
         "libcuda.so.1", "cuGraphLaunch", (void **)&cuda_real.cuGraphLaunch);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22512,8 +22512,8 @@ CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphLaunch_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphLaunch__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphLaunch, tracer_record);
   else
@@ -22531,13 +22531,13 @@ CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) {
         "libcuda.so.1", "cuGraphExecDestroy", (void **)&cuda_real.cuGraphExecDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22570,8 +22570,8 @@ CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecDestroy, tracer_record);
   else
@@ -22589,13 +22589,13 @@ CUresult cuGraphDestroy(CUgraph hGraph) {
         "libcuda.so.1", "cuGraphDestroy", (void **)&cuda_real.cuGraphDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22628,8 +22628,8 @@ CUresult cuGraphDestroy(CUgraph hGraph) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDestroy, tracer_record);
   else
@@ -22648,13 +22648,13 @@ CUresult cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph,
         "libcuda.so.1", "cuGraphExecUpdate_v2", (void **)&cuda_real.cuGraphExecUpdate_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22692,8 +22692,8 @@ CUresult cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecUpdate_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecUpdate_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecUpdate_v2, tracer_record);
   else
@@ -22711,13 +22711,13 @@ CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src) {
         "libcuda.so.1", "cuGraphKernelNodeCopyAttributes", (void **)&cuda_real.cuGraphKernelNodeCopyAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22752,8 +22752,8 @@ CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes, tracer_record);
   else
@@ -22772,13 +22772,13 @@ CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID att
         "libcuda.so.1", "cuGraphKernelNodeGetAttribute", (void **)&cuda_real.cuGraphKernelNodeGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22816,8 +22816,8 @@ CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID att
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeGetAttribute, tracer_record);
   else
@@ -22836,13 +22836,13 @@ CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID att
         "libcuda.so.1", "cuGraphKernelNodeSetAttribute", (void **)&cuda_real.cuGraphKernelNodeSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22879,8 +22879,8 @@ CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID att
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphKernelNodeSetAttribute, tracer_record);
   else
@@ -22898,13 +22898,13 @@ CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int fla
         "libcuda.so.1", "cuGraphDebugDotPrint", (void **)&cuda_real.cuGraphDebugDotPrint);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraph, path, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -22941,8 +22941,8 @@ CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int fla
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(349, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDebugDotPrint_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDebugDotPrint__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphDebugDotPrint, tracer_record);
   else
@@ -22961,13 +22961,13 @@ CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destro
         "libcuda.so.1", "cuUserObjectCreate", (void **)&cuda_real.cuUserObjectCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23011,8 +23011,8 @@ CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destro
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(350, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.object_out ? (uint64_t)(uintptr_t)(*tracer_args.object_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectCreate, tracer_record);
   else
@@ -23030,13 +23030,13 @@ CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) {
         "libcuda.so.1", "cuUserObjectRetain", (void **)&cuda_real.cuUserObjectRetain);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23071,8 +23071,8 @@ CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(351, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectRetain_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectRetain__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain))
     lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectRetain, tracer_record);
   else
@@ -23090,13 +23090,13 @@ CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
         "libcuda.so.1", "cuUserObjectRelease", (void **)&cuda_real.cuUserObjectRelease);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23131,8 +23131,8 @@ CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(352, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectRelease_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectRelease__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease))
     lttng_ust_tracepoint(lttng_ust_cuda, cuUserObjectRelease, tracer_record);
   else
@@ -23151,13 +23151,13 @@ CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned in
         "libcuda.so.1", "cuGraphRetainUserObject", (void **)&cuda_real.cuGraphRetainUserObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, object, count, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23197,8 +23197,8 @@ CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned in
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(353, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphRetainUserObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphRetainUserObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphRetainUserObject, tracer_record);
   else
@@ -23216,13 +23216,13 @@ CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned i
         "libcuda.so.1", "cuGraphReleaseUserObject", (void **)&cuda_real.cuGraphReleaseUserObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23259,8 +23259,8 @@ CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned i
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(354, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphReleaseUserObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphReleaseUserObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphReleaseUserObject, tracer_record);
   else
@@ -23280,14 +23280,14 @@ CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
         "libcuda.so.1", "cuGraphAddNode_v2", (void **)&cuda_real.cuGraphAddNode_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, dependencyData, numDependencies,
                        nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23334,8 +23334,8 @@ CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(355, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.phGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.phGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddNode_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddNode_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphAddNode_v2, tracer_record);
   else
@@ -23353,13 +23353,13 @@ CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams) 
         "libcuda.so.1", "cuGraphNodeSetParams", (void **)&cuda_real.cuGraphNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23394,8 +23394,8 @@ CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(356, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphNodeSetParams, tracer_record);
   else
@@ -23414,13 +23414,13 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
         "libcuda.so.1", "cuGraphExecNodeSetParams", (void **)&cuda_real.cuGraphExecNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23458,8 +23458,8 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(357, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphExecNodeSetParams, tracer_record);
   else
@@ -23479,13 +23479,13 @@ CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, C
         "libcuda.so.1", "cuGraphConditionalHandleCreate", (void **)&cuda_real.cuGraphConditionalHandleCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle_out, hGraph, ctx, defaultLaunchValue, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23529,8 +23529,8 @@ CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, C
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(358, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pHandle_out ? (uint64_t)(*tracer_args.pHandle_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphConditionalHandleCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphConditionalHandleCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphConditionalHandleCreate, tracer_record);
   else
@@ -23549,13 +23549,13 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction 
         "libcuda.so.1", "cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&cuda_real.cuOccupancyMaxActiveBlocksPerMultiprocessor);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23596,8 +23596,8 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(359, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor, tracer_record);
   else
@@ -23617,13 +23617,13 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CU
         "libcuda.so.1", "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&cuda_real.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23667,8 +23667,8 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CU
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(360, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, tracer_record);
   else
@@ -23688,14 +23688,14 @@ CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfu
         "libcuda.so.1", "cuOccupancyMaxPotentialBlockSize", (void **)&cuda_real.cuOccupancyMaxPotentialBlockSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
                        blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23743,8 +23743,8 @@ CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfu
   tracer_record[3] = tracer_record_call(361, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.minGridSize ? (uint64_t)(int64_t)(*tracer_args.minGridSize) : 0;
   tracer_record[11] = tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize, tracer_record);
   else
@@ -23766,14 +23766,14 @@ CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockS
         "libcuda.so.1", "cuOccupancyMaxPotentialBlockSizeWithFlags", (void **)&cuda_real.cuOccupancyMaxPotentialBlockSizeWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
                        blockSizeLimit, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23824,8 +23824,8 @@ CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockS
   tracer_record[3] = tracer_record_call(362, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.minGridSize ? (uint64_t)(int64_t)(*tracer_args.minGridSize) : 0;
   tracer_record[12] = tracer_args.blockSize ? (uint64_t)(int64_t)(*tracer_args.blockSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags, tracer_record);
   else
@@ -23844,13 +23844,13 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunc
         "libcuda.so.1", "cuOccupancyAvailableDynamicSMemPerBlock", (void **)&cuda_real.cuOccupancyAvailableDynamicSMemPerBlock);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23891,8 +23891,8 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunc
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(363, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dynamicSmemSize ? (uint64_t)(*tracer_args.dynamicSmemSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock, tracer_record);
   else
@@ -23911,13 +23911,13 @@ CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func,
         "libcuda.so.1", "cuOccupancyMaxPotentialClusterSize", (void **)&cuda_real.cuOccupancyMaxPotentialClusterSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(clusterSize, func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -23956,8 +23956,8 @@ CUresult cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(364, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.clusterSize ? (uint64_t)(int64_t)(*tracer_args.clusterSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize, tracer_record);
   else
@@ -23976,13 +23976,13 @@ CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
         "libcuda.so.1", "cuOccupancyMaxActiveClusters", (void **)&cuda_real.cuOccupancyMaxActiveClusters);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numClusters, func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24021,8 +24021,8 @@ CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(365, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.numClusters ? (uint64_t)(int64_t)(*tracer_args.numClusters) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveClusters_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters))
     lttng_ust_tracepoint(lttng_ust_cuda, cuOccupancyMaxActiveClusters, tracer_record);
   else
@@ -24040,13 +24040,13 @@ CUresult cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags) 
         "libcuda.so.1", "cuTexRefSetArray", (void **)&cuda_real.cuTexRefSetArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, hArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24084,8 +24084,8 @@ CUresult cuTexRefSetArray(CUtexref hTexRef, CUarray hArray, unsigned int Flags) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(366, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetArray, tracer_record);
   else
@@ -24104,13 +24104,13 @@ CUresult cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmapped
         "libcuda.so.1", "cuTexRefSetMipmappedArray", (void **)&cuda_real.cuTexRefSetMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, hMipmappedArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24148,8 +24148,8 @@ CUresult cuTexRefSetMipmappedArray(CUtexref hTexRef, CUmipmappedArray hMipmapped
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(367, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmappedArray, tracer_record);
   else
@@ -24167,13 +24167,13 @@ CUresult cuTexRefSetAddress_v2(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr
         "libcuda.so.1", "cuTexRefSetAddress_v2", (void **)&cuda_real.cuTexRefSetAddress_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ByteOffset, hTexRef, dptr, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24214,8 +24214,8 @@ CUresult cuTexRefSetAddress_v2(size_t *ByteOffset, CUtexref hTexRef, CUdeviceptr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(368, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.ByteOffset ? (uint64_t)(*tracer_args.ByteOffset) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddress_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddress_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddress_v2, tracer_record);
   else
@@ -24234,13 +24234,13 @@ CUresult cuTexRefSetAddress2D_v3(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *
         "libcuda.so.1", "cuTexRefSetAddress2D_v3", (void **)&cuda_real.cuTexRefSetAddress2D_v3);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, desc, dptr, Pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24280,8 +24280,8 @@ CUresult cuTexRefSetAddress2D_v3(CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR *
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(369, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddress2D_v3_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddress2D_v3, tracer_record);
   else
@@ -24299,13 +24299,13 @@ CUresult cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedCo
         "libcuda.so.1", "cuTexRefSetFormat", (void **)&cuda_real.cuTexRefSetFormat);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fmt, NumPackedComponents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24343,8 +24343,8 @@ CUresult cuTexRefSetFormat(CUtexref hTexRef, CUarray_format fmt, int NumPackedCo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(370, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFormat_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFormat__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFormat, tracer_record);
   else
@@ -24362,13 +24362,13 @@ CUresult cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am) {
         "libcuda.so.1", "cuTexRefSetAddressMode", (void **)&cuda_real.cuTexRefSetAddressMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, dim, am);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24405,8 +24405,8 @@ CUresult cuTexRefSetAddressMode(CUtexref hTexRef, int dim, CUaddress_mode am) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(371, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddressMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddressMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetAddressMode, tracer_record);
   else
@@ -24424,13 +24424,13 @@ CUresult cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm) {
         "libcuda.so.1", "cuTexRefSetFilterMode", (void **)&cuda_real.cuTexRefSetFilterMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24465,8 +24465,8 @@ CUresult cuTexRefSetFilterMode(CUtexref hTexRef, CUfilter_mode fm) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(372, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFilterMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFilterMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFilterMode, tracer_record);
   else
@@ -24484,13 +24484,13 @@ CUresult cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm) {
         "libcuda.so.1", "cuTexRefSetMipmapFilterMode", (void **)&cuda_real.cuTexRefSetMipmapFilterMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24525,8 +24525,8 @@ CUresult cuTexRefSetMipmapFilterMode(CUtexref hTexRef, CUfilter_mode fm) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(373, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapFilterMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapFilterMode, tracer_record);
   else
@@ -24544,13 +24544,13 @@ CUresult cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias) {
         "libcuda.so.1", "cuTexRefSetMipmapLevelBias", (void **)&cuda_real.cuTexRefSetMipmapLevelBias);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, bias);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24585,8 +24585,8 @@ CUresult cuTexRefSetMipmapLevelBias(CUtexref hTexRef, float bias) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(374, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapLevelBias_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapLevelBias, tracer_record);
   else
@@ -24605,13 +24605,13 @@ CUresult cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp
         "libcuda.so.1", "cuTexRefSetMipmapLevelClamp", (void **)&cuda_real.cuTexRefSetMipmapLevelClamp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24649,8 +24649,8 @@ CUresult cuTexRefSetMipmapLevelClamp(CUtexref hTexRef, float minMipmapLevelClamp
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(375, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp, tracer_record);
   else
@@ -24668,13 +24668,13 @@ CUresult cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso) {
         "libcuda.so.1", "cuTexRefSetMaxAnisotropy", (void **)&cuda_real.cuTexRefSetMaxAnisotropy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, maxAniso);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24709,8 +24709,8 @@ CUresult cuTexRefSetMaxAnisotropy(CUtexref hTexRef, unsigned int maxAniso) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(376, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMaxAnisotropy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetMaxAnisotropy, tracer_record);
   else
@@ -24728,13 +24728,13 @@ CUresult cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor) {
         "libcuda.so.1", "cuTexRefSetBorderColor", (void **)&cuda_real.cuTexRefSetBorderColor);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, pBorderColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24770,8 +24770,8 @@ CUresult cuTexRefSetBorderColor(CUtexref hTexRef, float *pBorderColor) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(377, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pBorderColor ? tracer_slot_float(*tracer_args.pBorderColor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetBorderColor_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetBorderColor__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetBorderColor, tracer_record);
   else
@@ -24789,13 +24789,13 @@ CUresult cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags) {
         "libcuda.so.1", "cuTexRefSetFlags", (void **)&cuda_real.cuTexRefSetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24830,8 +24830,8 @@ CUresult cuTexRefSetFlags(CUtexref hTexRef, unsigned int Flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(378, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefSetFlags, tracer_record);
   else
@@ -24849,13 +24849,13 @@ CUresult cuTexRefGetAddress_v2(CUdeviceptr *pdptr, CUtexref hTexRef) {
         "libcuda.so.1", "cuTexRefGetAddress_v2", (void **)&cuda_real.cuTexRefGetAddress_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pdptr, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24891,8 +24891,8 @@ CUresult cuTexRefGetAddress_v2(CUdeviceptr *pdptr, CUtexref hTexRef) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(379, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pdptr ? (uint64_t)(*tracer_args.pdptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetAddress_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetAddress_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetAddress_v2, tracer_record);
   else
@@ -24910,13 +24910,13 @@ CUresult cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef) {
         "libcuda.so.1", "cuTexRefGetArray", (void **)&cuda_real.cuTexRefGetArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phArray, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -24952,8 +24952,8 @@ CUresult cuTexRefGetArray(CUarray *phArray, CUtexref hTexRef) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(380, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phArray ? (uint64_t)(uintptr_t)(*tracer_args.phArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetArray, tracer_record);
   else
@@ -24971,13 +24971,13 @@ CUresult cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref 
         "libcuda.so.1", "cuTexRefGetMipmappedArray", (void **)&cuda_real.cuTexRefGetMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phMipmappedArray, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25013,8 +25013,8 @@ CUresult cuTexRefGetMipmappedArray(CUmipmappedArray *phMipmappedArray, CUtexref 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(381, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phMipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.phMipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmappedArray, tracer_record);
   else
@@ -25032,13 +25032,13 @@ CUresult cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim) 
         "libcuda.so.1", "cuTexRefGetAddressMode", (void **)&cuda_real.cuTexRefGetAddressMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pam, hTexRef, dim);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25076,8 +25076,8 @@ CUresult cuTexRefGetAddressMode(CUaddress_mode *pam, CUtexref hTexRef, int dim) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(382, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pam ? (uint64_t)(*tracer_args.pam) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetAddressMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetAddressMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetAddressMode, tracer_record);
   else
@@ -25095,13 +25095,13 @@ CUresult cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef) {
         "libcuda.so.1", "cuTexRefGetFilterMode", (void **)&cuda_real.cuTexRefGetFilterMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pfm, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25137,8 +25137,8 @@ CUresult cuTexRefGetFilterMode(CUfilter_mode *pfm, CUtexref hTexRef) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(383, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFilterMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFilterMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFilterMode, tracer_record);
   else
@@ -25156,13 +25156,13 @@ CUresult cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref 
         "libcuda.so.1", "cuTexRefGetFormat", (void **)&cuda_real.cuTexRefGetFormat);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFormat, pNumChannels, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25202,8 +25202,8 @@ CUresult cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, CUtexref 
   tracer_record[3] = tracer_record_call(384, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pFormat ? (uint64_t)(*tracer_args.pFormat) : 0;
   tracer_record[8] = tracer_args.pNumChannels ? (uint64_t)(int64_t)(*tracer_args.pNumChannels) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFormat_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFormat__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFormat, tracer_record);
   else
@@ -25221,13 +25221,13 @@ CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef) {
         "libcuda.so.1", "cuTexRefGetMipmapFilterMode", (void **)&cuda_real.cuTexRefGetMipmapFilterMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pfm, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25263,8 +25263,8 @@ CUresult cuTexRefGetMipmapFilterMode(CUfilter_mode *pfm, CUtexref hTexRef) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(385, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pfm ? (uint64_t)(*tracer_args.pfm) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapFilterMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapFilterMode, tracer_record);
   else
@@ -25282,13 +25282,13 @@ CUresult cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef) {
         "libcuda.so.1", "cuTexRefGetMipmapLevelBias", (void **)&cuda_real.cuTexRefGetMipmapLevelBias);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pbias, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25324,8 +25324,8 @@ CUresult cuTexRefGetMipmapLevelBias(float *pbias, CUtexref hTexRef) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(386, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pbias ? tracer_slot_float(*tracer_args.pbias) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapLevelBias_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapLevelBias, tracer_record);
   else
@@ -25344,13 +25344,13 @@ CUresult cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMip
         "libcuda.so.1", "cuTexRefGetMipmapLevelClamp", (void **)&cuda_real.cuTexRefGetMipmapLevelClamp);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25390,8 +25390,8 @@ CUresult cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMip
   tracer_record[3] = tracer_record_call(387, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pminMipmapLevelClamp ? tracer_slot_float(*tracer_args.pminMipmapLevelClamp) : 0;
   tracer_record[8] = tracer_args.pmaxMipmapLevelClamp ? tracer_slot_float(*tracer_args.pmaxMipmapLevelClamp) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp, tracer_record);
   else
@@ -25409,13 +25409,13 @@ CUresult cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef) {
         "libcuda.so.1", "cuTexRefGetMaxAnisotropy", (void **)&cuda_real.cuTexRefGetMaxAnisotropy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pmaxAniso, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25451,8 +25451,8 @@ CUresult cuTexRefGetMaxAnisotropy(int *pmaxAniso, CUtexref hTexRef) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(388, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pmaxAniso ? (uint64_t)(int64_t)(*tracer_args.pmaxAniso) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMaxAnisotropy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetMaxAnisotropy, tracer_record);
   else
@@ -25470,13 +25470,13 @@ CUresult cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef) {
         "libcuda.so.1", "cuTexRefGetBorderColor", (void **)&cuda_real.cuTexRefGetBorderColor);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pBorderColor, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25512,8 +25512,8 @@ CUresult cuTexRefGetBorderColor(float *pBorderColor, CUtexref hTexRef) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(389, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pBorderColor ? tracer_slot_float(*tracer_args.pBorderColor) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetBorderColor_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetBorderColor__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetBorderColor, tracer_record);
   else
@@ -25531,13 +25531,13 @@ CUresult cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef) {
         "libcuda.so.1", "cuTexRefGetFlags", (void **)&cuda_real.cuTexRefGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFlags, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25573,8 +25573,8 @@ CUresult cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(390, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefGetFlags, tracer_record);
   else
@@ -25592,13 +25592,13 @@ CUresult cuTexRefCreate(CUtexref *pTexRef) {
         "libcuda.so.1", "cuTexRefCreate", (void **)&cuda_real.cuTexRefCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25632,8 +25632,8 @@ CUresult cuTexRefCreate(CUtexref *pTexRef) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(391, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.pTexRef ? (uint64_t)(uintptr_t)(*tracer_args.pTexRef) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefCreate, tracer_record);
   else
@@ -25651,13 +25651,13 @@ CUresult cuTexRefDestroy(CUtexref hTexRef) {
         "libcuda.so.1", "cuTexRefDestroy", (void **)&cuda_real.cuTexRefDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25690,8 +25690,8 @@ CUresult cuTexRefDestroy(CUtexref hTexRef) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(392, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexRefDestroy, tracer_record);
   else
@@ -25709,13 +25709,13 @@ CUresult cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flag
         "libcuda.so.1", "cuSurfRefSetArray", (void **)&cuda_real.cuSurfRefSetArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hSurfRef, hArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25753,8 +25753,8 @@ CUresult cuSurfRefSetArray(CUsurfref hSurfRef, CUarray hArray, unsigned int Flag
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(393, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuSurfRefSetArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuSurfRefSetArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSurfRefSetArray, tracer_record);
   else
@@ -25772,13 +25772,13 @@ CUresult cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef) {
         "libcuda.so.1", "cuSurfRefGetArray", (void **)&cuda_real.cuSurfRefGetArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phArray, hSurfRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25814,8 +25814,8 @@ CUresult cuSurfRefGetArray(CUarray *phArray, CUsurfref hSurfRef) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(394, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phArray ? (uint64_t)(uintptr_t)(*tracer_args.phArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuSurfRefGetArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuSurfRefGetArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSurfRefGetArray, tracer_record);
   else
@@ -25835,13 +25835,13 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
         "libcuda.so.1", "cuTexObjectCreate", (void **)&cuda_real.cuTexObjectCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25882,8 +25882,8 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(395, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pTexObject ? (uint64_t)(*tracer_args.pTexObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectCreate, tracer_record);
   else
@@ -25901,13 +25901,13 @@ CUresult cuTexObjectDestroy(CUtexObject texObject) {
         "libcuda.so.1", "cuTexObjectDestroy", (void **)&cuda_real.cuTexObjectDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -25940,8 +25940,8 @@ CUresult cuTexObjectDestroy(CUtexObject texObject) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(396, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectDestroy, tracer_record);
   else
@@ -25959,13 +25959,13 @@ CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject te
         "libcuda.so.1", "cuTexObjectGetResourceDesc", (void **)&cuda_real.cuTexObjectGetResourceDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26000,8 +26000,8 @@ CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject te
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(397, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetResourceDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetResourceDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetResourceDesc, tracer_record);
   else
@@ -26019,13 +26019,13 @@ CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texO
         "libcuda.so.1", "cuTexObjectGetTextureDesc", (void **)&cuda_real.cuTexObjectGetTextureDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26060,8 +26060,8 @@ CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texO
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(398, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetTextureDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetTextureDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetTextureDesc, tracer_record);
   else
@@ -26079,13 +26079,13 @@ CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, C
         "libcuda.so.1", "cuTexObjectGetResourceViewDesc", (void **)&cuda_real.cuTexObjectGetResourceViewDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26120,8 +26120,8 @@ CUresult cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, C
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(399, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetResourceViewDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTexObjectGetResourceViewDesc, tracer_record);
   else
@@ -26139,13 +26139,13 @@ CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC 
         "libcuda.so.1", "cuSurfObjectCreate", (void **)&cuda_real.cuSurfObjectCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pSurfObject, pResDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26181,8 +26181,8 @@ CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(400, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pSurfObject ? (uint64_t)(*tracer_args.pSurfObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectCreate, tracer_record);
   else
@@ -26200,13 +26200,13 @@ CUresult cuSurfObjectDestroy(CUsurfObject surfObject) {
         "libcuda.so.1", "cuSurfObjectDestroy", (void **)&cuda_real.cuSurfObjectDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26239,8 +26239,8 @@ CUresult cuSurfObjectDestroy(CUsurfObject surfObject) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(401, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectDestroy, tracer_record);
   else
@@ -26258,13 +26258,13 @@ CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject 
         "libcuda.so.1", "cuSurfObjectGetResourceDesc", (void **)&cuda_real.cuSurfObjectGetResourceDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26299,8 +26299,8 @@ CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(402, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectGetResourceDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuSurfObjectGetResourceDesc, tracer_record);
   else
@@ -26323,7 +26323,7 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tens
         "libcuda.so.1", "cuTensorMapEncodeTiled", (void **)&cuda_real.cuTensorMapEncodeTiled);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
@@ -26331,7 +26331,7 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tens
                        oobFill);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26393,8 +26393,8 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tens
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(403, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeTiled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeTiled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeTiled, tracer_record);
   else
@@ -26419,7 +26419,7 @@ CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType ten
         "libcuda.so.1", "cuTensorMapEncodeIm2col", (void **)&cuda_real.cuTensorMapEncodeIm2col);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
@@ -26427,7 +26427,7 @@ CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType ten
                        pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26499,8 +26499,8 @@ CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType ten
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(404, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeIm2col_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeIm2col__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeIm2col, tracer_record);
   else
@@ -26527,7 +26527,7 @@ CUresult cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType
         "libcuda.so.1", "cuTensorMapEncodeIm2colWide", (void **)&cuda_real.cuTensorMapEncodeIm2colWide);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
@@ -26536,7 +26536,7 @@ CUresult cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType
                        l2Promotion, oobFill);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26610,8 +26610,8 @@ CUresult cuTensorMapEncodeIm2colWide(CUtensorMap *tensorMap, CUtensorMapDataType
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(405, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeIm2colWide_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapEncodeIm2colWide, tracer_record);
   else
@@ -26629,13 +26629,13 @@ CUresult cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress) 
         "libcuda.so.1", "cuTensorMapReplaceAddress", (void **)&cuda_real.cuTensorMapReplaceAddress);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tensorMap, globalAddress);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26670,8 +26670,8 @@ CUresult cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(406, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapReplaceAddress_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapReplaceAddress__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress))
     lttng_ust_tracepoint(lttng_ust_cuda, cuTensorMapReplaceAddress, tracer_record);
   else
@@ -26689,13 +26689,13 @@ CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDe
         "libcuda.so.1", "cuDeviceCanAccessPeer", (void **)&cuda_real.cuDeviceCanAccessPeer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, dev, peerDev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26734,8 +26734,8 @@ CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDe
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(407, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceCanAccessPeer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceCanAccessPeer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceCanAccessPeer, tracer_record);
   else
@@ -26753,13 +26753,13 @@ CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
         "libcuda.so.1", "cuCtxEnablePeerAccess", (void **)&cuda_real.cuCtxEnablePeerAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerContext, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26794,8 +26794,8 @@ CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(408, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxEnablePeerAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxEnablePeerAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxEnablePeerAccess, tracer_record);
   else
@@ -26813,13 +26813,13 @@ CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
         "libcuda.so.1", "cuCtxDisablePeerAccess", (void **)&cuda_real.cuCtxDisablePeerAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26852,8 +26852,8 @@ CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(409, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDisablePeerAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDisablePeerAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxDisablePeerAccess, tracer_record);
   else
@@ -26872,13 +26872,13 @@ CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdev
         "libcuda.so.1", "cuDeviceGetP2PAttribute", (void **)&cuda_real.cuDeviceGetP2PAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attrib, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26919,8 +26919,8 @@ CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdev
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(410, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetP2PAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetP2PAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetP2PAttribute, tracer_record);
   else
@@ -26940,13 +26940,13 @@ CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
         "libcuda.so.1", "cuDeviceGetP2PAtomicCapabilities", (void **)&cuda_real.cuDeviceGetP2PAtomicCapabilities);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -26990,8 +26990,8 @@ CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(411, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities, tracer_record);
   else
@@ -27009,13 +27009,13 @@ CUresult cuGraphicsUnregisterResource(CUgraphicsResource resource) {
         "libcuda.so.1", "cuGraphicsUnregisterResource", (void **)&cuda_real.cuGraphicsUnregisterResource);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27048,8 +27048,8 @@ CUresult cuGraphicsUnregisterResource(CUgraphicsResource resource) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(412, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsUnregisterResource_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsUnregisterResource__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsUnregisterResource, tracer_record);
   else
@@ -27068,13 +27068,13 @@ CUresult cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource
         "libcuda.so.1", "cuGraphicsSubResourceGetMappedArray", (void **)&cuda_real.cuGraphicsSubResourceGetMappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pArray, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27115,8 +27115,8 @@ CUresult cuGraphicsSubResourceGetMappedArray(CUarray *pArray, CUgraphicsResource
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(413, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pArray ? (uint64_t)(uintptr_t)(*tracer_args.pArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray, tracer_record);
   else
@@ -27135,13 +27135,13 @@ CUresult cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedA
         "libcuda.so.1", "cuGraphicsResourceGetMappedMipmappedArray", (void **)&cuda_real.cuGraphicsResourceGetMappedMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pMipmappedArray, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27177,8 +27177,8 @@ CUresult cuGraphicsResourceGetMappedMipmappedArray(CUmipmappedArray *pMipmappedA
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(414, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pMipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.pMipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray, tracer_record);
   else
@@ -27197,13 +27197,13 @@ CUresult cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *pDevPtr, size_t *pSi
         "libcuda.so.1", "cuGraphicsResourceGetMappedPointer_v2", (void **)&cuda_real.cuGraphicsResourceGetMappedPointer_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pDevPtr, pSize, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27243,8 +27243,8 @@ CUresult cuGraphicsResourceGetMappedPointer_v2(CUdeviceptr *pDevPtr, size_t *pSi
   tracer_record[3] = tracer_record_call(415, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pDevPtr ? (uint64_t)(*tracer_args.pDevPtr) : 0;
   tracer_record[8] = tracer_args.pSize ? (uint64_t)(*tracer_args.pSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2, tracer_record);
   else
@@ -27262,13 +27262,13 @@ CUresult cuGraphicsResourceSetMapFlags_v2(CUgraphicsResource resource, unsigned 
         "libcuda.so.1", "cuGraphicsResourceSetMapFlags_v2", (void **)&cuda_real.cuGraphicsResourceSetMapFlags_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27303,8 +27303,8 @@ CUresult cuGraphicsResourceSetMapFlags_v2(CUgraphicsResource resource, unsigned 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(416, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2, tracer_record);
   else
@@ -27322,13 +27322,13 @@ CUresult cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resource
         "libcuda.so.1", "cuGraphicsMapResources", (void **)&cuda_real.cuGraphicsMapResources);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27367,8 +27367,8 @@ CUresult cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resource
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(417, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsMapResources_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsMapResources__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsMapResources, tracer_record);
   else
@@ -27387,13 +27387,13 @@ CUresult cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resour
         "libcuda.so.1", "cuGraphicsUnmapResources", (void **)&cuda_real.cuGraphicsUnmapResources);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27432,8 +27432,8 @@ CUresult cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resour
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(418, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsUnmapResources_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsUnmapResources__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGraphicsUnmapResources, tracer_record);
   else
@@ -27452,7 +27452,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cu
         "libcuda.so.1", "cuGetProcAddress_v2", (void **)&cuda_real.cuGetProcAddress_v2);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, pfn, cudaVersion, flags, symbolStatus);
@@ -27486,8 +27486,8 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cu
   tracer_record[3] = tracer_record_call(419, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pfn ? (uint64_t)(uintptr_t)(*tracer_args.pfn) : 0;
   tracer_record[10] = tracer_args.symbolStatus ? (uint64_t)(*tracer_args.symbolStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGetProcAddress_v2_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGetProcAddress_v2__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGetProcAddress_v2, tracer_record);
   else
@@ -27505,13 +27505,13 @@ CUresult cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *
         "libcuda.so.1", "cuCoredumpGetAttribute", (void **)&cuda_real.cuCoredumpGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27549,8 +27549,8 @@ CUresult cuCoredumpGetAttribute(CUcoredumpSettings attrib, void *value, size_t *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(420, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpGetAttribute, tracer_record);
   else
@@ -27568,13 +27568,13 @@ CUresult cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, si
         "libcuda.so.1", "cuCoredumpGetAttributeGlobal", (void **)&cuda_real.cuCoredumpGetAttributeGlobal);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27612,8 +27612,8 @@ CUresult cuCoredumpGetAttributeGlobal(CUcoredumpSettings attrib, void *value, si
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(421, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpGetAttributeGlobal_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpGetAttributeGlobal, tracer_record);
   else
@@ -27631,13 +27631,13 @@ CUresult cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *
         "libcuda.so.1", "cuCoredumpSetAttribute", (void **)&cuda_real.cuCoredumpSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27675,8 +27675,8 @@ CUresult cuCoredumpSetAttribute(CUcoredumpSettings attrib, void *value, size_t *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(422, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpSetAttribute, tracer_record);
   else
@@ -27694,13 +27694,13 @@ CUresult cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, si
         "libcuda.so.1", "cuCoredumpSetAttributeGlobal", (void **)&cuda_real.cuCoredumpSetAttributeGlobal);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27738,8 +27738,8 @@ CUresult cuCoredumpSetAttributeGlobal(CUcoredumpSettings attrib, void *value, si
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(423, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpSetAttributeGlobal_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCoredumpSetAttributeGlobal, tracer_record);
   else
@@ -27757,13 +27757,13 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
         "libcuda.so.1", "cuGetExportTable", (void **)&cuda_real.cuGetExportTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ppExportTable, pExportTableId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27799,8 +27799,8 @@ CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTable
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(424, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.ppExportTable ? (uint64_t)(uintptr_t)(*tracer_args.ppExportTable) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGetExportTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGetExportTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGetExportTable, tracer_record);
   else
@@ -27819,13 +27819,13 @@ CUresult cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice de
         "libcuda.so.1", "cuGreenCtxCreate", (void **)&cuda_real.cuGreenCtxCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phCtx, desc, dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27866,8 +27866,8 @@ CUresult cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice de
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(425, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phCtx ? (uint64_t)(uintptr_t)(*tracer_args.phCtx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxCreate, tracer_record);
   else
@@ -27885,13 +27885,13 @@ CUresult cuGreenCtxDestroy(CUgreenCtx hCtx) {
         "libcuda.so.1", "cuGreenCtxDestroy", (void **)&cuda_real.cuGreenCtxDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27924,8 +27924,8 @@ CUresult cuGreenCtxDestroy(CUgreenCtx hCtx) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(426, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxDestroy, tracer_record);
   else
@@ -27943,13 +27943,13 @@ CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
         "libcuda.so.1", "cuCtxFromGreenCtx", (void **)&cuda_real.cuCtxFromGreenCtx);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pContext, hCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -27985,8 +27985,8 @@ CUresult cuCtxFromGreenCtx(CUcontext *pContext, CUgreenCtx hCtx) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(427, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pContext ? (uint64_t)(uintptr_t)(*tracer_args.pContext) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxFromGreenCtx_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxFromGreenCtx__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxFromGreenCtx, tracer_record);
   else
@@ -28004,13 +28004,13 @@ CUresult cuDeviceGetDevResource(CUdevice device, CUdevResource *resource, CUdevR
         "libcuda.so.1", "cuDeviceGetDevResource", (void **)&cuda_real.cuDeviceGetDevResource);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, resource, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28048,8 +28048,8 @@ CUresult cuDeviceGetDevResource(CUdevice device, CUdevResource *resource, CUdevR
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(428, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetDevResource_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetDevResource__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDeviceGetDevResource, tracer_record);
   else
@@ -28067,13 +28067,13 @@ CUresult cuCtxGetDevResource(CUcontext hCtx, CUdevResource *resource, CUdevResou
         "libcuda.so.1", "cuCtxGetDevResource", (void **)&cuda_real.cuCtxGetDevResource);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, resource, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28110,8 +28110,8 @@ CUresult cuCtxGetDevResource(CUcontext hCtx, CUdevResource *resource, CUdevResou
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(429, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevResource_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevResource__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCtxGetDevResource, tracer_record);
   else
@@ -28129,13 +28129,13 @@ CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource *resource, CUde
         "libcuda.so.1", "cuGreenCtxGetDevResource", (void **)&cuda_real.cuGreenCtxGetDevResource);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, resource, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28172,8 +28172,8 @@ CUresult cuGreenCtxGetDevResource(CUgreenCtx hCtx, CUdevResource *resource, CUde
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(430, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxGetDevResource_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxGetDevResource__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxGetDevResource, tracer_record);
   else
@@ -28193,13 +28193,13 @@ CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGrou
         "libcuda.so.1", "cuDevSmResourceSplitByCount", (void **)&cuda_real.cuDevSmResourceSplitByCount);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(result, nbGroups, input, remaining, useFlags, minCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28245,8 +28245,8 @@ CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGrou
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(431, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.nbGroups ? (uint64_t)(*tracer_args.nbGroups) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDevSmResourceSplitByCount_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDevSmResourceSplitByCount__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevSmResourceSplitByCount, tracer_record);
   else
@@ -28265,13 +28265,13 @@ CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *res
         "libcuda.so.1", "cuDevResourceGenerateDesc", (void **)&cuda_real.cuDevResourceGenerateDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phDesc, resources, nbResources);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28310,8 +28310,8 @@ CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *phDesc, CUdevResource *res
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(432, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.phDesc ? (uint64_t)(uintptr_t)(*tracer_args.phDesc) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuDevResourceGenerateDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuDevResourceGenerateDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc))
     lttng_ust_tracepoint(lttng_ust_cuda, cuDevResourceGenerateDesc, tracer_record);
   else
@@ -28329,13 +28329,13 @@ CUresult cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent) {
         "libcuda.so.1", "cuGreenCtxRecordEvent", (void **)&cuda_real.cuGreenCtxRecordEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28370,8 +28370,8 @@ CUresult cuGreenCtxRecordEvent(CUgreenCtx hCtx, CUevent hEvent) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(433, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxRecordEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxRecordEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxRecordEvent, tracer_record);
   else
@@ -28389,13 +28389,13 @@ CUresult cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent) {
         "libcuda.so.1", "cuGreenCtxWaitEvent", (void **)&cuda_real.cuGreenCtxWaitEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28430,8 +28430,8 @@ CUresult cuGreenCtxWaitEvent(CUgreenCtx hCtx, CUevent hEvent) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(434, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxWaitEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxWaitEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxWaitEvent, tracer_record);
   else
@@ -28449,13 +28449,13 @@ CUresult cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx) {
         "libcuda.so.1", "cuStreamGetGreenCtx", (void **)&cuda_real.cuStreamGetGreenCtx);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, phCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28491,8 +28491,8 @@ CUresult cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx *phCtx) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(435, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.phCtx ? (uint64_t)(uintptr_t)(*tracer_args.phCtx) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetGreenCtx_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetGreenCtx__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx))
     lttng_ust_tracepoint(lttng_ust_cuda, cuStreamGetGreenCtx, tracer_record);
   else
@@ -28511,13 +28511,13 @@ CUresult cuGreenCtxStreamCreate(CUstream *phStream, CUgreenCtx greenCtx, unsigne
         "libcuda.so.1", "cuGreenCtxStreamCreate", (void **)&cuda_real.cuGreenCtxStreamCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(phStream, greenCtx, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28558,8 +28558,8 @@ CUresult cuGreenCtxStreamCreate(CUstream *phStream, CUgreenCtx greenCtx, unsigne
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(436, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.phStream ? (uint64_t)(uintptr_t)(*tracer_args.phStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxStreamCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxStreamCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxStreamCreate, tracer_record);
   else
@@ -28577,13 +28577,13 @@ CUresult cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId) {
         "libcuda.so.1", "cuGreenCtxGetId", (void **)&cuda_real.cuGreenCtxGetId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(greenCtx, greenCtxId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28619,8 +28619,8 @@ CUresult cuGreenCtxGetId(CUgreenCtx greenCtx, unsigned long long *greenCtxId) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(437, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.greenCtxId ? (uint64_t)(*tracer_args.greenCtxId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxGetId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxGetId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuGreenCtxGetId, tracer_record);
   else
@@ -28639,13 +28639,13 @@ CUresult cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData,
         "libcuda.so.1", "cuLogsRegisterCallback", (void **)&cuda_real.cuLogsRegisterCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28684,8 +28684,8 @@ CUresult cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(438, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.callback_out ? (uint64_t)(uintptr_t)(*tracer_args.callback_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLogsRegisterCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLogsRegisterCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLogsRegisterCallback, tracer_record);
   else
@@ -28703,13 +28703,13 @@ CUresult cuLogsUnregisterCallback(CUlogsCallbackHandle callback) {
         "libcuda.so.1", "cuLogsUnregisterCallback", (void **)&cuda_real.cuLogsUnregisterCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28742,8 +28742,8 @@ CUresult cuLogsUnregisterCallback(CUlogsCallbackHandle callback) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(439, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLogsUnregisterCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLogsUnregisterCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLogsUnregisterCallback, tracer_record);
   else
@@ -28761,13 +28761,13 @@ CUresult cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags) {
         "libcuda.so.1", "cuLogsCurrent", (void **)&cuda_real.cuLogsCurrent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator_out, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28803,8 +28803,8 @@ CUresult cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(440, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.iterator_out ? (uint64_t)(*tracer_args.iterator_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLogsCurrent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLogsCurrent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLogsCurrent, tracer_record);
   else
@@ -28822,13 +28822,13 @@ CUresult cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsig
         "libcuda.so.1", "cuLogsDumpToFile", (void **)&cuda_real.cuLogsDumpToFile);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator, pathToFile, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28867,8 +28867,8 @@ CUresult cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsig
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(441, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLogsDumpToFile_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLogsDumpToFile__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLogsDumpToFile, tracer_record);
   else
@@ -28886,13 +28886,13 @@ CUresult cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size,
         "libcuda.so.1", "cuLogsDumpToMemory", (void **)&cuda_real.cuLogsDumpToMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator, buffer, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28935,8 +28935,8 @@ CUresult cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size,
   tracer_record[8] = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
   tracer_record[9] = tracer_args.buffer ? (uint64_t)(int64_t)(*tracer_args.buffer) : 0;
   tracer_record[10] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuLogsDumpToMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuLogsDumpToMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory))
     lttng_ust_tracepoint(lttng_ust_cuda, cuLogsDumpToMemory, tracer_record);
   else
@@ -28954,13 +28954,13 @@ CUresult cuCheckpointProcessGetRestoreThreadId(int pid, int *tid) {
         "libcuda.so.1", "cuCheckpointProcessGetRestoreThreadId", (void **)&cuda_real.cuCheckpointProcessGetRestoreThreadId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, tid);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -28996,8 +28996,8 @@ CUresult cuCheckpointProcessGetRestoreThreadId(int pid, int *tid) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(443, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.tid ? (uint64_t)(int64_t)(*tracer_args.tid) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId, tracer_record);
   else
@@ -29015,13 +29015,13 @@ CUresult cuCheckpointProcessGetState(int pid, CUprocessState *state) {
         "libcuda.so.1", "cuCheckpointProcessGetState", (void **)&cuda_real.cuCheckpointProcessGetState);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -29057,8 +29057,8 @@ CUresult cuCheckpointProcessGetState(int pid, CUprocessState *state) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(444, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.state ? (uint64_t)(*tracer_args.state) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessGetState_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessGetState__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessGetState, tracer_record);
   else
@@ -29076,13 +29076,13 @@ CUresult cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args) {
         "libcuda.so.1", "cuCheckpointProcessLock", (void **)&cuda_real.cuCheckpointProcessLock);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -29117,8 +29117,8 @@ CUresult cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *args) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(445, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessLock_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessLock__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessLock, tracer_record);
   else
@@ -29136,13 +29136,13 @@ CUresult cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args
         "libcuda.so.1", "cuCheckpointProcessCheckpoint", (void **)&cuda_real.cuCheckpointProcessCheckpoint);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -29177,8 +29177,8 @@ CUresult cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *args
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(446, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessCheckpoint_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessCheckpoint, tracer_record);
   else
@@ -29196,13 +29196,13 @@ CUresult cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args) {
         "libcuda.so.1", "cuCheckpointProcessRestore", (void **)&cuda_real.cuCheckpointProcessRestore);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -29237,8 +29237,8 @@ CUresult cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *args) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(447, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessRestore_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessRestore__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessRestore, tracer_record);
   else
@@ -29256,13 +29256,13 @@ CUresult cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args) {
         "libcuda.so.1", "cuCheckpointProcessUnlock", (void **)&cuda_real.cuCheckpointProcessUnlock);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cuda_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -29297,8 +29297,8 @@ CUresult cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *args) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(448, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock_full))
-    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessUnlock_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock__full))
+    lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessUnlock__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock))
     lttng_ust_tracepoint(lttng_ust_cuda, cuCheckpointProcessUnlock, tracer_record);
   else

@@ -37,7 +37,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetErrorString,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetErrorString_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetErrorString__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGetErrorString_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -52,7 +52,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetErrorName,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetErrorName_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetErrorName__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGetErrorName_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -67,7 +67,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuInit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuInit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuInit__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuInit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -82,7 +82,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDriverGetVersion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDriverGetVersion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDriverGetVersion__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDriverGetVersion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -97,7 +97,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGet,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGet_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGet__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGet_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -112,7 +112,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetCount,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetCount_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetCount__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetCount_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -127,7 +127,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetName,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetName_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetName__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetName_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -142,7 +142,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetUuid_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetUuid_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetUuid_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetUuid_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -158,7 +158,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetLuid,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetLuid_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetLuid__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetLuid_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -173,7 +173,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceTotalMem_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceTotalMem_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceTotalMem_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceTotalMem_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -188,7 +188,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetTexture1DLinearMaxWidth_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -203,7 +203,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -218,7 +218,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetHostAtomicCapabilities_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -233,7 +233,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetNvSciSyncAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -248,7 +248,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceSetMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceSetMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceSetMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceSetMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -263,7 +263,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -278,7 +278,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetDefaultMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetDefaultMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetDefaultMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -293,7 +293,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetExecAffinitySupport,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetExecAffinitySupport_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetExecAffinitySupport_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -308,7 +308,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFlushGPUDirectRDMAWrites_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -323,7 +323,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetProperties__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -339,7 +339,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceComputeCapability,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceComputeCapability_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceComputeCapability__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceComputeCapability_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -354,7 +354,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxRetain,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxRetain_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxRetain_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -369,7 +369,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxRelease_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -384,7 +384,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxSetFlags_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -399,7 +399,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -414,7 +414,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDevicePrimaryCtxReset_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -429,7 +429,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxCreate_v4,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxCreate_v4_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxCreate_v4__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxCreate_v4_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -445,7 +445,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDestroy_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDestroy_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDestroy_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDestroy_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -460,7 +460,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxPushCurrent_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxPushCurrent_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxPushCurrent_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxPushCurrent_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -475,7 +475,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxPopCurrent_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxPopCurrent_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxPopCurrent_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxPopCurrent_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -490,7 +490,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetCurrent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetCurrent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetCurrent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetCurrent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -505,7 +505,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetCurrent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetCurrent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetCurrent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetCurrent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -520,7 +520,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevice__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -535,7 +535,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevice_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevice_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevice_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevice_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -550,7 +550,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -565,7 +565,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -580,7 +580,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetId__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -595,7 +595,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -610,7 +610,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSynchronize_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSynchronize_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSynchronize_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSynchronize_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -625,7 +625,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetLimit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetLimit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetLimit__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetLimit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -640,7 +640,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetLimit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetLimit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetLimit__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetLimit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -655,7 +655,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -670,7 +670,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -685,7 +685,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetApiVersion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetApiVersion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetApiVersion__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetApiVersion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -700,7 +700,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetStreamPriorityRange,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetStreamPriorityRange_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetStreamPriorityRange_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -715,7 +715,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxResetPersistingL2Cache,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxResetPersistingL2Cache_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxResetPersistingL2Cache_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -730,7 +730,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetExecAffinity,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetExecAffinity_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetExecAffinity__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetExecAffinity_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -746,7 +746,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxRecordEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxRecordEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxRecordEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxRecordEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -761,7 +761,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxWaitEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxWaitEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxWaitEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxWaitEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -776,7 +776,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxAttach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxAttach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxAttach__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxAttach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -791,7 +791,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDetach,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDetach_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDetach__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDetach_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -806,7 +806,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -821,7 +821,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxSetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxSetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -836,7 +836,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoad,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoad_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoad__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoad_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -852,7 +852,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadData,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadData_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadData__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadData_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -867,7 +867,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadDataEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadDataEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadDataEx__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadDataEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -882,7 +882,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadFatBinary,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadFatBinary_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleLoadFatBinary__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleLoadFatBinary_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -897,7 +897,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleUnload,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleUnload_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleUnload__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleUnload_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -912,7 +912,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetLoadingMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetLoadingMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetLoadingMode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetLoadingMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -927,7 +927,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetFunction,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetFunction_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetFunction__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetFunction_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -943,7 +943,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetFunctionCount,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetFunctionCount_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetFunctionCount__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetFunctionCount_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -958,7 +958,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleEnumerateFunctions,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleEnumerateFunctions_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleEnumerateFunctions__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleEnumerateFunctions_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -973,7 +973,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetGlobal_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetGlobal_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetGlobal_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetGlobal_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -989,7 +989,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkCreate_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkCreate_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkCreate_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLinkCreate_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1004,7 +1004,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkAddData_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkAddData_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkAddData_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLinkAddData_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -1020,7 +1020,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkAddFile_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkAddFile_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkAddFile_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLinkAddFile_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -1036,7 +1036,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkComplete,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkComplete_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkComplete__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLinkComplete_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1051,7 +1051,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLinkDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLinkDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1066,7 +1066,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetTexRef,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetTexRef_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetTexRef__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetTexRef_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1082,7 +1082,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetSurfRef,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetSurfRef_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuModuleGetSurfRef__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuModuleGetSurfRef_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1098,7 +1098,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryLoadData,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryLoadData_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryLoadData__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryLoadData_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -1113,7 +1113,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryLoadFromFile,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryLoadFromFile_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryLoadFromFile__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryLoadFromFile_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -1129,7 +1129,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryUnload,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryUnload_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryUnload__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryUnload_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1144,7 +1144,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetKernel__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1160,7 +1160,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetKernelCount,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetKernelCount_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetKernelCount__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetKernelCount_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1175,7 +1175,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryEnumerateKernels,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryEnumerateKernels_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryEnumerateKernels__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryEnumerateKernels_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1190,7 +1190,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetModule,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetModule_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetModule__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetModule_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1205,7 +1205,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetFunction,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetFunction_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetFunction__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetFunction_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1220,7 +1220,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetLibrary,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetLibrary_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetLibrary__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetLibrary_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1235,7 +1235,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetGlobal,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetGlobal_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetGlobal__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetGlobal_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1251,7 +1251,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetManaged,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetManaged_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetManaged__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetManaged_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1267,7 +1267,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetUnifiedFunction,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetUnifiedFunction_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLibraryGetUnifiedFunction_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1283,7 +1283,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1298,7 +1298,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuKernelSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1313,7 +1313,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelSetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelSetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelSetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuKernelSetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1328,7 +1328,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetName,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetName_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetName__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetName_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1343,7 +1343,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetParamInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetParamInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuKernelGetParamInfo__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuKernelGetParamInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1358,7 +1358,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetInfo_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetInfo_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetInfo_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetInfo_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1373,7 +1373,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAlloc_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAlloc_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAlloc_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemAlloc_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1388,7 +1388,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocPitch_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocPitch_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocPitch_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocPitch_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -1403,7 +1403,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFree_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFree_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFree_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemFree_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1418,7 +1418,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAddressRange_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAddressRange_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAddressRange_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAddressRange_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1433,7 +1433,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocHost_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocHost_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocHost_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocHost_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1448,7 +1448,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFreeHost,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFreeHost_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFreeHost__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemFreeHost_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1463,7 +1463,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostAlloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostAlloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostAlloc__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostAlloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1478,7 +1478,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostGetDevicePointer_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostGetDevicePointer_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostGetDevicePointer_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1493,7 +1493,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1508,7 +1508,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocManaged,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocManaged_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocManaged__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocManaged_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1523,7 +1523,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceRegisterAsyncNotification,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceRegisterAsyncNotification_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceRegisterAsyncNotification_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1538,7 +1538,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceUnregisterAsyncNotification_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1553,7 +1553,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetByPCIBusId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetByPCIBusId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetByPCIBusId__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetByPCIBusId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1569,7 +1569,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetPCIBusId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetPCIBusId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetPCIBusId__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetPCIBusId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1584,7 +1584,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcGetEventHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcGetEventHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcGetEventHandle__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuIpcGetEventHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1600,7 +1600,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcOpenEventHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcOpenEventHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcOpenEventHandle__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuIpcOpenEventHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1616,7 +1616,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcGetMemHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcGetMemHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcGetMemHandle__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuIpcGetMemHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1632,7 +1632,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcOpenMemHandle_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcOpenMemHandle_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuIpcOpenMemHandle_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1648,7 +1648,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcCloseMemHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcCloseMemHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuIpcCloseMemHandle__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuIpcCloseMemHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1663,7 +1663,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostRegister_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostRegister_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostRegister_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostRegister_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1678,7 +1678,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostUnregister,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostUnregister_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemHostUnregister__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemHostUnregister_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1693,7 +1693,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1708,7 +1708,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyPeer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyPeer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyPeer__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyPeer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1723,7 +1723,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoD_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoD_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoD_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoD_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1738,7 +1738,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoH_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoH_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoH_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoH_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1753,7 +1753,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoD_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoD_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoD_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoD_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1768,7 +1768,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoA_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoA_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoA_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoA_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1783,7 +1783,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoD_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoD_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoD_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoD_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1798,7 +1798,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoA_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoA_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoA_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoA_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1813,7 +1813,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoH_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoH_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoH_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoH_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1828,7 +1828,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoA_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoA_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoA_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoA_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1843,7 +1843,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2D_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2D_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2D_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2D_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1859,7 +1859,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2DUnaligned_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2DUnaligned_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2DUnaligned_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1875,7 +1875,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3D_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3D_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3D_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3D_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1891,7 +1891,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DPeer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DPeer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DPeer__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DPeer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1907,7 +1907,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1922,7 +1922,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyPeerAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyPeerAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyPeerAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyPeerAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1937,7 +1937,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoDAsync_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoDAsync_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoDAsync_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoDAsync_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1952,7 +1952,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoHAsync_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoHAsync_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoHAsync_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoHAsync_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1967,7 +1967,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoDAsync_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoDAsync_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyDtoDAsync_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyDtoDAsync_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1982,7 +1982,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoAAsync_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoAAsync_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyHtoAAsync_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1997,7 +1997,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoHAsync_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoHAsync_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyAtoHAsync_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2012,7 +2012,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2DAsync_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2DAsync_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy2DAsync_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy2DAsync_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2028,7 +2028,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DAsync_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DAsync_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DAsync_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DAsync_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2044,7 +2044,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DPeerAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DPeerAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DPeerAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DPeerAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2060,7 +2060,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyBatchAsync_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyBatchAsync_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpyBatchAsync_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -2076,7 +2076,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemcpy3DBatchAsync_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2092,7 +2092,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD8_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD8_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD8_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD8_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2107,7 +2107,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD16_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD16_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD16_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD16_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2122,7 +2122,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD32_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD32_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD32_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD32_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2137,7 +2137,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D8_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D8_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D8_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D8_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2152,7 +2152,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D16_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D16_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D16_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D16_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2167,7 +2167,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D32_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D32_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D32_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D32_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2182,7 +2182,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD8Async,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD8Async_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD8Async__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD8Async_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2197,7 +2197,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD16Async,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD16Async_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD16Async__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD16Async_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2212,7 +2212,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD32Async,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD32Async_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD32Async__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD32Async_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2227,7 +2227,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D8Async,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D8Async_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D8Async__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D8Async_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2242,7 +2242,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D16Async,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D16Async_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D16Async__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D16Async_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2257,7 +2257,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D32Async,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D32Async_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemsetD2D32Async__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemsetD2D32Async_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2272,7 +2272,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayCreate_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayCreate_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayCreate_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuArrayCreate_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2288,7 +2288,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetDescriptor_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetDescriptor_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetDescriptor_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetDescriptor_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2304,7 +2304,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetSparseProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetSparseProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetSparseProperties__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetSparseProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2320,7 +2320,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayGetSparseProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2336,7 +2336,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetMemoryRequirements,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetMemoryRequirements_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetMemoryRequirements__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetMemoryRequirements_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2352,7 +2352,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayGetMemoryRequirements_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2368,7 +2368,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetPlane,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetPlane_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayGetPlane__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuArrayGetPlane_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2383,7 +2383,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArrayDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuArrayDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2398,7 +2398,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArray3DCreate_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArray3DCreate_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArray3DCreate_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuArray3DCreate_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2414,7 +2414,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArray3DGetDescriptor_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArray3DGetDescriptor_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuArray3DGetDescriptor_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2430,7 +2430,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2446,7 +2446,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetLevel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetLevel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayGetLevel__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayGetLevel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2461,7 +2461,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMipmappedArrayDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMipmappedArrayDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2476,7 +2476,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetHandleForAddressRange,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetHandleForAddressRange_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetHandleForAddressRange__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetHandleForAddressRange_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2491,7 +2491,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemBatchDecompressAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemBatchDecompressAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemBatchDecompressAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemBatchDecompressAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2507,7 +2507,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAddressReserve,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAddressReserve_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAddressReserve__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemAddressReserve_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2522,7 +2522,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAddressFree,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAddressFree_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAddressFree__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemAddressFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2537,7 +2537,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2553,7 +2553,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRelease,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRelease_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRelease__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemRelease_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2568,7 +2568,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemMap,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemMap_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemMap__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemMap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2583,7 +2583,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemMapArrayAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemMapArrayAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemMapArrayAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemMapArrayAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2599,7 +2599,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemUnmap,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemUnmap_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemUnmap__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemUnmap_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2614,7 +2614,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemSetAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemSetAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemSetAccess__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemSetAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2630,7 +2630,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAccess__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2646,7 +2646,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemExportToShareableHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemExportToShareableHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemExportToShareableHandle__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemExportToShareableHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2661,7 +2661,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemImportFromShareableHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemImportFromShareableHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemImportFromShareableHandle__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemImportFromShareableHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2676,7 +2676,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAllocationGranularity,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAllocationGranularity_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAllocationGranularity__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAllocationGranularity_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2692,7 +2692,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandl
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetAllocationPropertiesFromHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2708,7 +2708,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRetainAllocationHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRetainAllocationHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRetainAllocationHandle__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemRetainAllocationHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2723,7 +2723,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFreeAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFreeAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemFreeAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemFreeAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2738,7 +2738,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2753,7 +2753,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolTrimTo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolTrimTo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolTrimTo__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolTrimTo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2768,7 +2768,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2783,7 +2783,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2798,7 +2798,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolSetAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolSetAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolSetAccess__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolSetAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2814,7 +2814,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolGetAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolGetAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolGetAccess__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolGetAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2830,7 +2830,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2846,7 +2846,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2861,7 +2861,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetDefaultMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetDefaultMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetDefaultMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetDefaultMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2877,7 +2877,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemGetMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemGetMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2893,7 +2893,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemSetMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemSetMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemSetMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemSetMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2909,7 +2909,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocFromPoolAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocFromPoolAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAllocFromPoolAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemAllocFromPoolAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2924,7 +2924,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolExportToShareableHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolExportToShareableHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolExportToShareableHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2939,7 +2939,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolImportFromShareableHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolImportFromShareableHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolImportFromShareableHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2954,7 +2954,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolExportPointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolExportPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolExportPointer__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolExportPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2970,7 +2970,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolImportPointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolImportPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPoolImportPointer__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPoolImportPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2986,7 +2986,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3002,7 +3002,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastAddDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastAddDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastAddDevice__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastAddDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3017,7 +3017,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastBindMem,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastBindMem_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastBindMem__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastBindMem_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3032,7 +3032,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastBindAddr,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastBindAddr_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastBindAddr__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastBindAddr_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3047,7 +3047,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastUnbind,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastUnbind_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastUnbind__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastUnbind_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3062,7 +3062,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastGetGranularity,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastGetGranularity_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMulticastGetGranularity__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMulticastGetGranularity_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3078,7 +3078,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuPointerGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3093,7 +3093,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPrefetchAsync_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPrefetchAsync_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPrefetchAsync_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPrefetchAsync_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3109,7 +3109,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAdvise_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAdvise_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemAdvise_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemAdvise_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3125,7 +3125,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPrefetchBatchAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPrefetchBatchAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemPrefetchBatchAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemPrefetchBatchAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -3141,7 +3141,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemDiscardBatchAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemDiscardBatchAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemDiscardBatchAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemDiscardBatchAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3156,7 +3156,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemDiscardAndPrefetchBatchAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -3172,7 +3172,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRangeGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRangeGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRangeGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemRangeGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3187,7 +3187,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRangeGetAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRangeGetAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuMemRangeGetAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuMemRangeGetAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3202,7 +3202,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuPointerSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3217,7 +3217,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerGetAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerGetAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuPointerGetAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuPointerGetAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3232,7 +3232,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3247,7 +3247,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCreateWithPriority,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCreateWithPriority_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCreateWithPriority__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamCreateWithPriority_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3262,7 +3262,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetPriority,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetPriority_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetPriority__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetPriority_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3277,7 +3277,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetDevice__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3292,7 +3292,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3307,7 +3307,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetId__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3322,7 +3322,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCtx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCtx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCtx__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCtx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3337,7 +3337,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCtx_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCtx_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCtx_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCtx_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3352,7 +3352,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWaitEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3367,7 +3367,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamAddCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamAddCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamAddCallback__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamAddCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3382,7 +3382,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBeginCapture_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBeginCapture_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBeginCapture_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamBeginCapture_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3397,7 +3397,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBeginCaptureToGraph,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBeginCaptureToGraph_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamBeginCaptureToGraph_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3413,7 +3413,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuThreadExchangeStreamCaptureMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3428,7 +3428,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamEndCapture,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamEndCapture_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamEndCapture__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamEndCapture_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3443,7 +3443,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamIsCapturing,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamIsCapturing_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamIsCapturing__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamIsCapturing_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3458,7 +3458,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCaptureInfo_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCaptureInfo_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetCaptureInfo_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -3473,7 +3473,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamUpdateCaptureDependencies_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3489,7 +3489,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamAttachMemAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamAttachMemAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamAttachMemAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamAttachMemAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3504,7 +3504,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamQuery,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamQuery_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamQuery__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamQuery_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3519,7 +3519,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3534,7 +3534,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamDestroy_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamDestroy_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamDestroy_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamDestroy_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3549,7 +3549,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCopyAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCopyAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamCopyAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamCopyAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3564,7 +3564,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3580,7 +3580,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3596,7 +3596,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuEventCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3611,7 +3611,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventRecord,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventRecord_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventRecord__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuEventRecord_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3626,7 +3626,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventRecordWithFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventRecordWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventRecordWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuEventRecordWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3641,7 +3641,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventQuery,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventQuery_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventQuery__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuEventQuery_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3656,7 +3656,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuEventSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3671,7 +3671,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventDestroy_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventDestroy_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventDestroy_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuEventDestroy_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3686,7 +3686,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventElapsedTime_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventElapsedTime_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuEventElapsedTime_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuEventElapsedTime_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3701,7 +3701,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuImportExternalMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuImportExternalMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuImportExternalMemory__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuImportExternalMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3717,7 +3717,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuExternalMemoryGetMappedBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3733,7 +3733,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArr
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuExternalMemoryGetMappedMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3749,7 +3749,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDestroyExternalMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDestroyExternalMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDestroyExternalMemory__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDestroyExternalMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3764,7 +3764,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuImportExternalSemaphore,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuImportExternalSemaphore_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuImportExternalSemaphore__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuImportExternalSemaphore_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3780,7 +3780,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSignalExternalSemaphoresAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSignalExternalSemaphoresAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuSignalExternalSemaphoresAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3796,7 +3796,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuWaitExternalSemaphoresAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuWaitExternalSemaphoresAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuWaitExternalSemaphoresAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3812,7 +3812,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDestroyExternalSemaphore,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDestroyExternalSemaphore_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDestroyExternalSemaphore__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDestroyExternalSemaphore_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3827,7 +3827,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitValue32_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitValue32_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitValue32_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWaitValue32_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3842,7 +3842,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitValue64_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitValue64_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWaitValue64_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWaitValue64_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3857,7 +3857,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWriteValue32_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWriteValue32_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWriteValue32_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWriteValue32_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3872,7 +3872,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWriteValue64_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWriteValue64_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamWriteValue64_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamWriteValue64_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3887,7 +3887,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBatchMemOp_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBatchMemOp_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamBatchMemOp_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamBatchMemOp_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3903,7 +3903,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3918,7 +3918,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3933,7 +3933,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3948,7 +3948,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetModule,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetModule_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetModule__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetModule_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3963,7 +3963,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetName,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetName_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetName__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetName_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3978,7 +3978,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetParamInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetParamInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncGetParamInfo__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncGetParamInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3993,7 +3993,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncIsLoaded,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncIsLoaded_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncIsLoaded__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncIsLoaded_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4008,7 +4008,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncLoad,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncLoad_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncLoad__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncLoad_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4023,7 +4023,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchKernel__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -4038,7 +4038,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchKernelEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchKernelEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchKernelEx__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchKernelEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4054,7 +4054,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchCooperativeKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchCooperativeKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchCooperativeKernel__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchCooperativeKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -4069,7 +4069,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchCooperativeKernelMultiDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4085,7 +4085,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchHostFunc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchHostFunc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchHostFunc__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchHostFunc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4100,7 +4100,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetBlockShape,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetBlockShape_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetBlockShape__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetBlockShape_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4115,7 +4115,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetSharedSize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetSharedSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetSharedSize__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetSharedSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4130,7 +4130,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetSize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetSize__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4145,7 +4145,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSeti,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSeti_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSeti__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuParamSeti_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4160,7 +4160,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetf,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetf_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetf__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetf_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4175,7 +4175,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetv,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetv_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetv__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4190,7 +4190,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunch,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunch_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunch__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLaunch_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4205,7 +4205,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchGrid,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchGrid_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchGrid__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchGrid_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4220,7 +4220,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchGridAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchGridAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLaunchGridAsync__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLaunchGridAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4235,7 +4235,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetTexRef,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetTexRef_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuParamSetTexRef__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuParamSetTexRef_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4250,7 +4250,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuFuncSetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuFuncSetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4265,7 +4265,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4280,7 +4280,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddKernelNode_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddKernelNode_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddKernelNode_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddKernelNode_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4296,7 +4296,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeGetParams_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4312,7 +4312,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeSetParams_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4328,7 +4328,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemcpyNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemcpyNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemcpyNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemcpyNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4344,7 +4344,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemcpyNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemcpyNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemcpyNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4360,7 +4360,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemcpyNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemcpyNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemcpyNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4376,7 +4376,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemsetNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemsetNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemsetNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemsetNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4392,7 +4392,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemsetNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemsetNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemsetNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4408,7 +4408,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemsetNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemsetNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemsetNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4424,7 +4424,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddHostNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddHostNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddHostNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddHostNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4440,7 +4440,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphHostNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphHostNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphHostNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphHostNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4456,7 +4456,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphHostNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphHostNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphHostNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphHostNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4472,7 +4472,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddChildGraphNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddChildGraphNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddChildGraphNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddChildGraphNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4487,7 +4487,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphChildGraphNodeGetGraph_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4502,7 +4502,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEmptyNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEmptyNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEmptyNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddEmptyNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4517,7 +4517,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEventRecordNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEventRecordNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEventRecordNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddEventRecordNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4532,7 +4532,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventRecordNodeGetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4547,7 +4547,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventRecordNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4562,7 +4562,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEventWaitNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEventWaitNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddEventWaitNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddEventWaitNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4577,7 +4577,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventWaitNodeGetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4592,7 +4592,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphEventWaitNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4607,7 +4607,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNod
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddExternalSemaphoresSignalNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4623,7 +4623,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGe
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresSignalNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4639,7 +4639,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSe
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresSignalNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4655,7 +4655,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddExternalSemaphoresWaitNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4671,7 +4671,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetP
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresWaitNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4687,7 +4687,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetP
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExternalSemaphoresWaitNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4703,7 +4703,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddBatchMemOpNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddBatchMemOpNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddBatchMemOpNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4719,7 +4719,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphBatchMemOpNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4735,7 +4735,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphBatchMemOpNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4751,7 +4751,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecBatchMemOpNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4767,7 +4767,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemAllocNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemAllocNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemAllocNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemAllocNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4783,7 +4783,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemAllocNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemAllocNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemAllocNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4799,7 +4799,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemFreeNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemFreeNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddMemFreeNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddMemFreeNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4814,7 +4814,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemFreeNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemFreeNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphMemFreeNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4829,7 +4829,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGraphMemTrim,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGraphMemTrim_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGraphMemTrim__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGraphMemTrim_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4844,7 +4844,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetGraphMemAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetGraphMemAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetGraphMemAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4859,7 +4859,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceSetGraphMemAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceSetGraphMemAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceSetGraphMemAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4874,7 +4874,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphClone,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphClone_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphClone__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphClone_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4889,7 +4889,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeFindInClone,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeFindInClone_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeFindInClone__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeFindInClone_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4904,7 +4904,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetType,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetType_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetType__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetType_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4919,7 +4919,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetNodes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetNodes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetNodes__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetNodes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4934,7 +4934,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetRootNodes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetRootNodes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetRootNodes__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetRootNodes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4949,7 +4949,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetEdges_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetEdges_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphGetEdges_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphGetEdges_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -4965,7 +4965,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetDependencies_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetDependencies_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetDependencies_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4981,7 +4981,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetDependentNodes_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4997,7 +4997,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddDependencies_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddDependencies_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddDependencies_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddDependencies_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5013,7 +5013,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphRemoveDependencies_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphRemoveDependencies_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphRemoveDependencies_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5029,7 +5029,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDestroyNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDestroyNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDestroyNode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDestroyNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5044,7 +5044,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphInstantiateWithFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphInstantiateWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphInstantiateWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphInstantiateWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5059,7 +5059,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphInstantiateWithParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphInstantiateWithParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphInstantiateWithParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphInstantiateWithParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5075,7 +5075,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5090,7 +5090,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecKernelNodeSetParams_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5106,7 +5106,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecMemcpyNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5122,7 +5122,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecMemsetNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5138,7 +5138,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecHostNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecHostNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecHostNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5154,7 +5154,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecChildGraphNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5169,7 +5169,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecEventRecordNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5184,7 +5184,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecEventWaitNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5199,7 +5199,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNo
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5215,7 +5215,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNode
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5231,7 +5231,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeSetEnabled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeSetEnabled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeSetEnabled__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeSetEnabled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5246,7 +5246,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetEnabled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetEnabled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeGetEnabled__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeGetEnabled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5261,7 +5261,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphUpload,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphUpload_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphUpload__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphUpload_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5276,7 +5276,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphLaunch,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphLaunch_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphLaunch__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphLaunch_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5291,7 +5291,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5306,7 +5306,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -5321,7 +5321,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecUpdate_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecUpdate_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecUpdate_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecUpdate_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5337,7 +5337,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeCopyAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5352,7 +5352,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5368,7 +5368,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphKernelNodeSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5384,7 +5384,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDebugDotPrint,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDebugDotPrint_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphDebugDotPrint__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphDebugDotPrint_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5400,7 +5400,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5415,7 +5415,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectRetain,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectRetain_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectRetain__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectRetain_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5430,7 +5430,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectRelease,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectRelease_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuUserObjectRelease__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuUserObjectRelease_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5445,7 +5445,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphRetainUserObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphRetainUserObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphRetainUserObject__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphRetainUserObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5460,7 +5460,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphReleaseUserObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphReleaseUserObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphReleaseUserObject__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphReleaseUserObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5475,7 +5475,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddNode_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddNode_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphAddNode_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphAddNode_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -5492,7 +5492,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5508,7 +5508,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphExecNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphExecNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5524,7 +5524,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphConditionalHandleCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphConditionalHandleCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphConditionalHandleCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphConditionalHandleCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5539,7 +5539,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultipro
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5554,7 +5554,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultipro
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -5569,7 +5569,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxPotentialBlockSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -5584,7 +5584,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithF
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -5599,7 +5599,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlo
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyAvailableDynamicSMemPerBlock_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5614,7 +5614,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxPotentialClusterSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5630,7 +5630,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveClusters,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveClusters_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuOccupancyMaxActiveClusters_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5646,7 +5646,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetArray__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5661,7 +5661,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5676,7 +5676,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddress_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddress_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddress_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetAddress_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5691,7 +5691,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddress2D_v3,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddress2D_v3_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetAddress2D_v3_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5707,7 +5707,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFormat,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFormat_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFormat__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFormat_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5722,7 +5722,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddressMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddressMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetAddressMode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetAddressMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5737,7 +5737,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFilterMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFilterMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFilterMode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFilterMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5752,7 +5752,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapFilterMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapFilterMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmapFilterMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5767,7 +5767,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapLevelBias,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapLevelBias_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmapLevelBias_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5782,7 +5782,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMipmapLevelClamp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5797,7 +5797,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMaxAnisotropy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMaxAnisotropy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetMaxAnisotropy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5812,7 +5812,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetBorderColor,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetBorderColor_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetBorderColor__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetBorderColor_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5827,7 +5827,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefSetFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefSetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -5842,7 +5842,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetAddress_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetAddress_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetAddress_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetAddress_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5857,7 +5857,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetArray__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5872,7 +5872,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5887,7 +5887,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetAddressMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetAddressMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetAddressMode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetAddressMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -5902,7 +5902,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFilterMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFilterMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFilterMode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFilterMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5917,7 +5917,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFormat,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFormat_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFormat__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFormat_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5932,7 +5932,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapFilterMode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapFilterMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmapFilterMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5947,7 +5947,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapLevelBias,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapLevelBias_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmapLevelBias_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5962,7 +5962,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMipmapLevelClamp_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -5977,7 +5977,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMaxAnisotropy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMaxAnisotropy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetMaxAnisotropy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -5992,7 +5992,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetBorderColor,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetBorderColor_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetBorderColor__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetBorderColor_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6007,7 +6007,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6022,7 +6022,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6037,7 +6037,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexRefDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexRefDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -6052,7 +6052,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfRefSetArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfRefSetArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfRefSetArray__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuSurfRefSetArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6067,7 +6067,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfRefGetArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfRefGetArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfRefGetArray__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuSurfRefGetArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6082,7 +6082,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -6100,7 +6100,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -6115,7 +6115,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetResourceDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetResourceDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetResourceDesc__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectGetResourceDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6131,7 +6131,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetTextureDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetTextureDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetTextureDesc__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectGetTextureDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6147,7 +6147,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetResourceViewDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetResourceViewDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTexObjectGetResourceViewDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6163,7 +6163,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6179,7 +6179,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -6194,7 +6194,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectGetResourceDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectGetResourceDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuSurfObjectGetResourceDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6210,7 +6210,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeTiled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeTiled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeTiled__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapEncodeTiled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
@@ -6226,7 +6226,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeIm2col,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeIm2col_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeIm2col__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapEncodeIm2col_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 19)
@@ -6242,7 +6242,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeIm2colWide,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeIm2colWide_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapEncodeIm2colWide_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 20)
@@ -6258,7 +6258,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapReplaceAddress,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapReplaceAddress_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuTensorMapReplaceAddress__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuTensorMapReplaceAddress_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6274,7 +6274,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceCanAccessPeer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceCanAccessPeer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceCanAccessPeer__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceCanAccessPeer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -6289,7 +6289,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxEnablePeerAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxEnablePeerAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxEnablePeerAccess__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxEnablePeerAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6304,7 +6304,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDisablePeerAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDisablePeerAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxDisablePeerAccess__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxDisablePeerAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -6319,7 +6319,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetP2PAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetP2PAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetP2PAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetP2PAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -6334,7 +6334,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetP2PAtomicCapabilities_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -6349,7 +6349,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsUnregisterResource,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsUnregisterResource_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsUnregisterResource__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsUnregisterResource_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -6364,7 +6364,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsSubResourceGetMappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -6379,7 +6379,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedA
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsResourceGetMappedMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6394,7 +6394,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsResourceGetMappedPointer_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -6409,7 +6409,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsResourceSetMapFlags_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6424,7 +6424,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsMapResources,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsMapResources_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsMapResources__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsMapResources_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -6439,7 +6439,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsUnmapResources,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsUnmapResources_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGraphicsUnmapResources__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGraphicsUnmapResources_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -6454,7 +6454,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetProcAddress_v2,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetProcAddress_v2_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetProcAddress_v2__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGetProcAddress_v2_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -6470,7 +6470,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -6485,7 +6485,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpGetAttributeGlobal,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpGetAttributeGlobal_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpGetAttributeGlobal_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -6500,7 +6500,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -6515,7 +6515,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpSetAttributeGlobal,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpSetAttributeGlobal_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCoredumpSetAttributeGlobal_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -6530,7 +6530,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetExportTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetExportTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGetExportTable__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGetExportTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6546,7 +6546,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -6561,7 +6561,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -6576,7 +6576,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxFromGreenCtx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxFromGreenCtx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxFromGreenCtx__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxFromGreenCtx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6591,7 +6591,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetDevResource,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetDevResource_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDeviceGetDevResource__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDeviceGetDevResource_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6607,7 +6607,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevResource,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevResource_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCtxGetDevResource__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCtxGetDevResource_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6623,7 +6623,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxGetDevResource,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxGetDevResource_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxGetDevResource__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxGetDevResource_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6639,7 +6639,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevSmResourceSplitByCount,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevSmResourceSplitByCount_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevSmResourceSplitByCount__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDevSmResourceSplitByCount_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -6657,7 +6657,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevResourceGenerateDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevResourceGenerateDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuDevResourceGenerateDesc__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuDevResourceGenerateDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -6673,7 +6673,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxRecordEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxRecordEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxRecordEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxRecordEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6688,7 +6688,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxWaitEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxWaitEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxWaitEvent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxWaitEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6703,7 +6703,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetGreenCtx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetGreenCtx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuStreamGetGreenCtx__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuStreamGetGreenCtx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6718,7 +6718,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxStreamCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxStreamCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxStreamCreate__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxStreamCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -6733,7 +6733,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxGetId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxGetId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuGreenCtxGetId__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuGreenCtxGetId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6748,7 +6748,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsRegisterCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsRegisterCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsRegisterCallback__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLogsRegisterCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -6763,7 +6763,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsUnregisterCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsUnregisterCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsUnregisterCallback__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLogsUnregisterCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -6778,7 +6778,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsCurrent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsCurrent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsCurrent__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLogsCurrent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6793,7 +6793,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsDumpToFile,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsDumpToFile_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsDumpToFile__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLogsDumpToFile_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -6809,7 +6809,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsDumpToMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsDumpToMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuLogsDumpToMemory__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuLogsDumpToMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -6824,7 +6824,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessGetRestoreThreadId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6839,7 +6839,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessGetState,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessGetState_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessGetState__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessGetState_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -6854,7 +6854,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessLock,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessLock_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessLock__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessLock_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6870,7 +6870,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessCheckpoint,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessCheckpoint_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessCheckpoint_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6886,7 +6886,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessRestore,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessRestore_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessRestore__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessRestore_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -6902,7 +6902,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessUnlock,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessUnlock_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cuda, cuCheckpointProcessUnlock__full,
   LTTNG_UST_TP_ARGS(const struct cuda_cuCheckpointProcessUnlock_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)

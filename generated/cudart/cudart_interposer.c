@@ -668,13 +668,13 @@ cudaError_t cudaDeviceReset(void) {
         "libcudart.so.13", "cudaDeviceReset", (void **)&cudart_real.cudaDeviceReset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -705,8 +705,8 @@ cudaError_t cudaDeviceReset(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceReset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceReset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceReset, tracer_record);
   else
@@ -724,13 +724,13 @@ cudaError_t cudaDeviceSynchronize(void) {
         "libcudart.so.13", "cudaDeviceSynchronize", (void **)&cudart_real.cudaDeviceSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -761,8 +761,8 @@ cudaError_t cudaDeviceSynchronize(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSynchronize, tracer_record);
   else
@@ -780,13 +780,13 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
         "libcudart.so.13", "cudaDeviceSetLimit", (void **)&cudart_real.cudaDeviceSetLimit);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(limit, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -821,8 +821,8 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetLimit_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetLimit__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetLimit, tracer_record);
   else
@@ -840,13 +840,13 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
         "libcudart.so.13", "cudaDeviceGetLimit", (void **)&cudart_real.cudaDeviceGetLimit);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -882,8 +882,8 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pValue ? (uint64_t)(*tracer_args.pValue) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetLimit_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetLimit__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetLimit, tracer_record);
   else
@@ -903,13 +903,13 @@ cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
         "libcudart.so.13", "cudaDeviceGetTexture1DLinearMaxWidth", (void **)&cudart_real.cudaDeviceGetTexture1DLinearMaxWidth);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(maxWidthInElements, fmtDesc, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -948,8 +948,8 @@ cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.maxWidthInElements ? (uint64_t)(*tracer_args.maxWidthInElements) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth, tracer_record);
   else
@@ -967,13 +967,13 @@ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig) {
         "libcudart.so.13", "cudaDeviceGetCacheConfig", (void **)&cudart_real.cudaDeviceGetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1007,8 +1007,8 @@ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.pCacheConfig ? (uint64_t)(*tracer_args.pCacheConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetCacheConfig, tracer_record);
   else
@@ -1026,13 +1026,13 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
         "libcudart.so.13", "cudaDeviceGetStreamPriorityRange", (void **)&cudart_real.cudaDeviceGetStreamPriorityRange);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1069,8 +1069,8 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.leastPriority ? (uint64_t)(int64_t)(*tracer_args.leastPriority) : 0;
   tracer_record[7] = tracer_args.greatestPriority ? (uint64_t)(int64_t)(*tracer_args.greatestPriority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange, tracer_record);
   else
@@ -1088,13 +1088,13 @@ cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
         "libcudart.so.13", "cudaDeviceSetCacheConfig", (void **)&cudart_real.cudaDeviceSetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1127,8 +1127,8 @@ cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetCacheConfig, tracer_record);
   else
@@ -1146,13 +1146,13 @@ cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
         "libcudart.so.13", "cudaDeviceGetByPCIBusId", (void **)&cudart_real.cudaDeviceGetByPCIBusId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1188,8 +1188,8 @@ cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetByPCIBusId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetByPCIBusId, tracer_record);
   else
@@ -1207,13 +1207,13 @@ cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
         "libcudart.so.13", "cudaDeviceGetPCIBusId", (void **)&cudart_real.cudaDeviceGetPCIBusId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1251,8 +1251,8 @@ cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pciBusId ? (uint64_t)(int64_t)(*tracer_args.pciBusId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetPCIBusId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetPCIBusId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetPCIBusId, tracer_record);
   else
@@ -1270,13 +1270,13 @@ cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t even
         "libcudart.so.13", "cudaIpcGetEventHandle", (void **)&cudart_real.cudaIpcGetEventHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1311,8 +1311,8 @@ cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t even
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetEventHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetEventHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetEventHandle, tracer_record);
   else
@@ -1330,13 +1330,13 @@ cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t hand
         "libcudart.so.13", "cudaIpcOpenEventHandle", (void **)&cudart_real.cudaIpcOpenEventHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1371,8 +1371,8 @@ cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t hand
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenEventHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenEventHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenEventHandle, tracer_record);
   else
@@ -1390,13 +1390,13 @@ cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr) {
         "libcudart.so.13", "cudaIpcGetMemHandle", (void **)&cudart_real.cudaIpcGetMemHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1431,8 +1431,8 @@ cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetMemHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetMemHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcGetMemHandle, tracer_record);
   else
@@ -1450,13 +1450,13 @@ cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsig
         "libcudart.so.13", "cudaIpcOpenMemHandle", (void **)&cudart_real.cudaIpcOpenMemHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1493,8 +1493,8 @@ cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsig
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenMemHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenMemHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcOpenMemHandle, tracer_record);
   else
@@ -1512,13 +1512,13 @@ cudaError_t cudaIpcCloseMemHandle(void *devPtr) {
         "libcudart.so.13", "cudaIpcCloseMemHandle", (void **)&cudart_real.cudaIpcCloseMemHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1551,8 +1551,8 @@ cudaError_t cudaIpcCloseMemHandle(void *devPtr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcCloseMemHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcCloseMemHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaIpcCloseMemHandle, tracer_record);
   else
@@ -1571,13 +1571,13 @@ cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWrites
         "libcudart.so.13", "cudaDeviceFlushGPUDirectRDMAWrites", (void **)&cudart_real.cudaDeviceFlushGPUDirectRDMAWrites);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(target, scope);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1612,8 +1612,8 @@ cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWrites
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites, tracer_record);
   else
@@ -1632,13 +1632,13 @@ cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback ca
         "libcudart.so.13", "cudaDeviceRegisterAsyncNotification", (void **)&cudart_real.cudaDeviceRegisterAsyncNotification);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1679,8 +1679,8 @@ cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback ca
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.callback ? (uint64_t)(uintptr_t)(*tracer_args.callback) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification, tracer_record);
   else
@@ -1698,13 +1698,13 @@ cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackH
         "libcudart.so.13", "cudaDeviceUnregisterAsyncNotification", (void **)&cudart_real.cudaDeviceUnregisterAsyncNotification);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1739,8 +1739,8 @@ cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackH
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification, tracer_record);
   else
@@ -1758,13 +1758,13 @@ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) {
         "libcudart.so.13", "cudaDeviceGetSharedMemConfig", (void **)&cudart_real.cudaDeviceGetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1798,8 +1798,8 @@ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.pConfig ? (uint64_t)(*tracer_args.pConfig) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetSharedMemConfig, tracer_record);
   else
@@ -1817,13 +1817,13 @@ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
         "libcudart.so.13", "cudaDeviceSetSharedMemConfig", (void **)&cudart_real.cudaDeviceSetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1856,8 +1856,8 @@ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetSharedMemConfig, tracer_record);
   else
@@ -1875,13 +1875,13 @@ cudaError_t cudaGetLastError(void) {
         "libcudart.so.13", "cudaGetLastError", (void **)&cudart_real.cudaGetLastError);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1912,8 +1912,8 @@ cudaError_t cudaGetLastError(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetLastError_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetLastError__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetLastError, tracer_record);
   else
@@ -1931,13 +1931,13 @@ cudaError_t cudaPeekAtLastError(void) {
         "libcudart.so.13", "cudaPeekAtLastError", (void **)&cudart_real.cudaPeekAtLastError);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -1968,8 +1968,8 @@ cudaError_t cudaPeekAtLastError(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaPeekAtLastError_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaPeekAtLastError__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaPeekAtLastError, tracer_record);
   else
@@ -1987,13 +1987,13 @@ const char *cudaGetErrorName(cudaError_t error) {
         "libcudart.so.13", "cudaGetErrorName", (void **)&cudart_real.cudaGetErrorName);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2027,8 +2027,8 @@ const char *cudaGetErrorName(cudaError_t error) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorName_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorName__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorName, tracer_record);
   else
@@ -2046,13 +2046,13 @@ const char *cudaGetErrorString(cudaError_t error) {
         "libcudart.so.13", "cudaGetErrorString", (void **)&cudart_real.cudaGetErrorString);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2086,8 +2086,8 @@ const char *cudaGetErrorString(cudaError_t error) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorString_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorString__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetErrorString, tracer_record);
   else
@@ -2105,13 +2105,13 @@ cudaError_t cudaGetDeviceCount(int *count) {
         "libcudart.so.13", "cudaGetDeviceCount", (void **)&cudart_real.cudaGetDeviceCount);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2145,8 +2145,8 @@ cudaError_t cudaGetDeviceCount(int *count) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.count ? (uint64_t)(int64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceCount_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceCount__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceCount, tracer_record);
   else
@@ -2164,13 +2164,13 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
         "libcudart.so.13", "cudaGetDeviceProperties", (void **)&cudart_real.cudaGetDeviceProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2205,8 +2205,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceProperties, tracer_record);
   else
@@ -2224,13 +2224,13 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
         "libcudart.so.13", "cudaDeviceGetAttribute", (void **)&cudart_real.cudaDeviceGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attr, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2268,8 +2268,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetAttribute, tracer_record);
   else
@@ -2289,13 +2289,13 @@ cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
         "libcudart.so.13", "cudaDeviceGetHostAtomicCapabilities", (void **)&cudart_real.cudaDeviceGetHostAtomicCapabilities);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2336,8 +2336,8 @@ cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities, tracer_record);
   else
@@ -2355,13 +2355,13 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
         "libcudart.so.13", "cudaDeviceGetDefaultMemPool", (void **)&cudart_real.cudaDeviceGetDefaultMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2397,8 +2397,8 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetDefaultMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetDefaultMemPool, tracer_record);
   else
@@ -2416,13 +2416,13 @@ cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
         "libcudart.so.13", "cudaDeviceSetMemPool", (void **)&cudart_real.cudaDeviceSetMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2457,8 +2457,8 @@ cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetMemPool, tracer_record);
   else
@@ -2476,13 +2476,13 @@ cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
         "libcudart.so.13", "cudaDeviceGetMemPool", (void **)&cudart_real.cudaDeviceGetMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2518,8 +2518,8 @@ cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetMemPool, tracer_record);
   else
@@ -2537,13 +2537,13 @@ cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device
         "libcudart.so.13", "cudaDeviceGetNvSciSyncAttributes", (void **)&cudart_real.cudaDeviceGetNvSciSyncAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(nvSciSyncAttrList, device, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2581,8 +2581,8 @@ cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes, tracer_record);
   else
@@ -2601,13 +2601,13 @@ cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, i
         "libcudart.so.13", "cudaDeviceGetP2PAttribute", (void **)&cudart_real.cudaDeviceGetP2PAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2648,8 +2648,8 @@ cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, i
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.value ? (uint64_t)(int64_t)(*tracer_args.value) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAttribute, tracer_record);
   else
@@ -2669,13 +2669,13 @@ cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
         "libcudart.so.13", "cudaDeviceGetP2PAtomicCapabilities", (void **)&cudart_real.cudaDeviceGetP2PAtomicCapabilities);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2719,8 +2719,8 @@ cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.capabilities ? (uint64_t)(*tracer_args.capabilities) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities, tracer_record);
   else
@@ -2738,13 +2738,13 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) {
         "libcudart.so.13", "cudaChooseDevice", (void **)&cudart_real.cudaChooseDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2780,8 +2780,8 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaChooseDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaChooseDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaChooseDevice, tracer_record);
   else
@@ -2799,13 +2799,13 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
         "libcudart.so.13", "cudaInitDevice", (void **)&cudart_real.cudaInitDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, deviceFlags, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2843,8 +2843,8 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaInitDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaInitDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaInitDevice, tracer_record);
   else
@@ -2862,13 +2862,13 @@ cudaError_t cudaSetDevice(int device) {
         "libcudart.so.13", "cudaSetDevice", (void **)&cudart_real.cudaSetDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2901,8 +2901,8 @@ cudaError_t cudaSetDevice(int device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDevice, tracer_record);
   else
@@ -2920,13 +2920,13 @@ cudaError_t cudaGetDevice(int *device) {
         "libcudart.so.13", "cudaGetDevice", (void **)&cudart_real.cudaGetDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -2960,8 +2960,8 @@ cudaError_t cudaGetDevice(int *device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDevice, tracer_record);
   else
@@ -2979,13 +2979,13 @@ cudaError_t cudaSetValidDevices(int *device_arr, int len) {
         "libcudart.so.13", "cudaSetValidDevices", (void **)&cudart_real.cudaSetValidDevices);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device_arr, len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3021,8 +3021,8 @@ cudaError_t cudaSetValidDevices(int *device_arr, int len) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.device_arr ? (uint64_t)(int64_t)(*tracer_args.device_arr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaSetValidDevices_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaSetValidDevices__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetValidDevices, tracer_record);
   else
@@ -3040,13 +3040,13 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
         "libcudart.so.13", "cudaSetDeviceFlags", (void **)&cudart_real.cudaSetDeviceFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3079,8 +3079,8 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDeviceFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDeviceFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSetDeviceFlags, tracer_record);
   else
@@ -3098,13 +3098,13 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
         "libcudart.so.13", "cudaGetDeviceFlags", (void **)&cudart_real.cudaGetDeviceFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3138,8 +3138,8 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDeviceFlags, tracer_record);
   else
@@ -3157,13 +3157,13 @@ cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
         "libcudart.so.13", "cudaStreamCreate", (void **)&cudart_real.cudaStreamCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3197,8 +3197,8 @@ cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreate, tracer_record);
   else
@@ -3216,13 +3216,13 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
         "libcudart.so.13", "cudaStreamCreateWithFlags", (void **)&cudart_real.cudaStreamCreateWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3258,8 +3258,8 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithFlags, tracer_record);
   else
@@ -3277,13 +3277,13 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
         "libcudart.so.13", "cudaStreamCreateWithPriority", (void **)&cudart_real.cudaStreamCreateWithPriority);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pStream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3322,8 +3322,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pStream ? (uint64_t)(uintptr_t)(*tracer_args.pStream) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithPriority_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithPriority__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCreateWithPriority, tracer_record);
   else
@@ -3341,13 +3341,13 @@ cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
         "libcudart.so.13", "cudaStreamGetPriority", (void **)&cudart_real.cudaStreamGetPriority);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3383,8 +3383,8 @@ cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.priority ? (uint64_t)(int64_t)(*tracer_args.priority) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetPriority_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetPriority__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetPriority, tracer_record);
   else
@@ -3402,13 +3402,13 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
         "libcudart.so.13", "cudaStreamGetFlags", (void **)&cudart_real.cudaStreamGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3444,8 +3444,8 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetFlags, tracer_record);
   else
@@ -3463,13 +3463,13 @@ cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId) 
         "libcudart.so.13", "cudaStreamGetId", (void **)&cudart_real.cudaStreamGetId);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, streamId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3505,8 +3505,8 @@ cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.streamId ? (uint64_t)(*tracer_args.streamId) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetId_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetId__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetId, tracer_record);
   else
@@ -3524,13 +3524,13 @@ cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
         "libcudart.so.13", "cudaStreamGetDevice", (void **)&cudart_real.cudaStreamGetDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3566,8 +3566,8 @@ cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.device ? (uint64_t)(int64_t)(*tracer_args.device) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetDevice, tracer_record);
   else
@@ -3585,13 +3585,13 @@ cudaError_t cudaCtxResetPersistingL2Cache(void) {
         "libcudart.so.13", "cudaCtxResetPersistingL2Cache", (void **)&cudart_real.cudaCtxResetPersistingL2Cache);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3622,8 +3622,8 @@ cudaError_t cudaCtxResetPersistingL2Cache(void) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaCtxResetPersistingL2Cache_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCtxResetPersistingL2Cache, tracer_record);
   else
@@ -3641,13 +3641,13 @@ cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
         "libcudart.so.13", "cudaStreamCopyAttributes", (void **)&cudart_real.cudaStreamCopyAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3682,8 +3682,8 @@ cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCopyAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCopyAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamCopyAttributes, tracer_record);
   else
@@ -3702,13 +3702,13 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
         "libcudart.so.13", "cudaStreamGetAttribute", (void **)&cudart_real.cudaStreamGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3746,8 +3746,8 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetAttribute, tracer_record);
   else
@@ -3766,13 +3766,13 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
         "libcudart.so.13", "cudaStreamSetAttribute", (void **)&cudart_real.cudaStreamSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3809,8 +3809,8 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSetAttribute, tracer_record);
   else
@@ -3828,13 +3828,13 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
         "libcudart.so.13", "cudaStreamDestroy", (void **)&cudart_real.cudaStreamDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3867,8 +3867,8 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamDestroy, tracer_record);
   else
@@ -3886,13 +3886,13 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
         "libcudart.so.13", "cudaStreamWaitEvent", (void **)&cudart_real.cudaStreamWaitEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3929,8 +3929,8 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamWaitEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamWaitEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamWaitEvent, tracer_record);
   else
@@ -3949,13 +3949,13 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
         "libcudart.so.13", "cudaStreamAddCallback", (void **)&cudart_real.cudaStreamAddCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -3995,8 +3995,8 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAddCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAddCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAddCallback, tracer_record);
   else
@@ -4014,13 +4014,13 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
         "libcudart.so.13", "cudaStreamSynchronize", (void **)&cudart_real.cudaStreamSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4053,8 +4053,8 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamSynchronize, tracer_record);
   else
@@ -4072,13 +4072,13 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
         "libcudart.so.13", "cudaStreamQuery", (void **)&cudart_real.cudaStreamQuery);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4111,8 +4111,8 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamQuery_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamQuery__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamQuery, tracer_record);
   else
@@ -4131,13 +4131,13 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
         "libcudart.so.13", "cudaStreamAttachMemAsync", (void **)&cudart_real.cudaStreamAttachMemAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, devPtr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4177,8 +4177,8 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAttachMemAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAttachMemAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamAttachMemAsync, tracer_record);
   else
@@ -4196,13 +4196,13 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
         "libcudart.so.13", "cudaStreamBeginCapture", (void **)&cudart_real.cudaStreamBeginCapture);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4237,8 +4237,8 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCapture_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCapture__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCapture, tracer_record);
   else
@@ -4259,13 +4259,13 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
         "libcudart.so.13", "cudaStreamBeginCaptureToGraph", (void **)&cudart_real.cudaStreamBeginCaptureToGraph);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4310,8 +4310,8 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCaptureToGraph_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamBeginCaptureToGraph, tracer_record);
   else
@@ -4329,13 +4329,13 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode
         "libcudart.so.13", "cudaThreadExchangeStreamCaptureMode", (void **)&cudart_real.cudaThreadExchangeStreamCaptureMode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4369,8 +4369,8 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.mode ? (uint64_t)(*tracer_args.mode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode, tracer_record);
   else
@@ -4388,13 +4388,13 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
         "libcudart.so.13", "cudaStreamEndCapture", (void **)&cudart_real.cudaStreamEndCapture);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4430,8 +4430,8 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamEndCapture_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamEndCapture__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamEndCapture, tracer_record);
   else
@@ -4449,13 +4449,13 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureSta
         "libcudart.so.13", "cudaStreamIsCapturing", (void **)&cudart_real.cudaStreamIsCapturing);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4491,8 +4491,8 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureSta
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pCaptureStatus ? (uint64_t)(*tracer_args.pCaptureStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamIsCapturing_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamIsCapturing__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamIsCapturing, tracer_record);
   else
@@ -4515,14 +4515,14 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
         "libcudart.so.13", "cudaStreamGetCaptureInfo", (void **)&cudart_real.cudaStreamGetCaptureInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
                        numDependencies_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4577,8 +4577,8 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
   tracer_record[14] = tracer_args.dependencies_out ? (uint64_t)(uintptr_t)(*tracer_args.dependencies_out) : 0;
   tracer_record[15] = tracer_args.edgeData_out ? (uint64_t)(uintptr_t)(*tracer_args.edgeData_out) : 0;
   tracer_record[16] = tracer_args.numDependencies_out ? (uint64_t)(*tracer_args.numDependencies_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetCaptureInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetCaptureInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamGetCaptureInfo, tracer_record);
   else
@@ -4598,13 +4598,13 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
         "libcudart.so.13", "cudaStreamUpdateCaptureDependencies", (void **)&cudart_real.cudaStreamUpdateCaptureDependencies);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4648,8 +4648,8 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.dependencies ? (uint64_t)(uintptr_t)(*tracer_args.dependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies, tracer_record);
   else
@@ -4667,13 +4667,13 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) {
         "libcudart.so.13", "cudaEventCreate", (void **)&cudart_real.cudaEventCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4707,8 +4707,8 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreate, tracer_record);
   else
@@ -4726,13 +4726,13 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
         "libcudart.so.13", "cudaEventCreateWithFlags", (void **)&cudart_real.cudaEventCreateWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4768,8 +4768,8 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.event ? (uint64_t)(uintptr_t)(*tracer_args.event) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreateWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreateWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventCreateWithFlags, tracer_record);
   else
@@ -4787,13 +4787,13 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
         "libcudart.so.13", "cudaEventRecord", (void **)&cudart_real.cudaEventRecord);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4828,8 +4828,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecord_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecord__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecord, tracer_record);
   else
@@ -4847,13 +4847,13 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
         "libcudart.so.13", "cudaEventRecordWithFlags", (void **)&cudart_real.cudaEventRecordWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4890,8 +4890,8 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecordWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecordWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventRecordWithFlags, tracer_record);
   else
@@ -4909,13 +4909,13 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
         "libcudart.so.13", "cudaEventQuery", (void **)&cudart_real.cudaEventQuery);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -4948,8 +4948,8 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventQuery_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventQuery__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventQuery, tracer_record);
   else
@@ -4967,13 +4967,13 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
         "libcudart.so.13", "cudaEventSynchronize", (void **)&cudart_real.cudaEventSynchronize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5006,8 +5006,8 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventSynchronize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventSynchronize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventSynchronize, tracer_record);
   else
@@ -5025,13 +5025,13 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
         "libcudart.so.13", "cudaEventDestroy", (void **)&cudart_real.cudaEventDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5064,8 +5064,8 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventDestroy, tracer_record);
   else
@@ -5083,13 +5083,13 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
         "libcudart.so.13", "cudaEventElapsedTime", (void **)&cudart_real.cudaEventElapsedTime);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ms, start, end);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5127,8 +5127,8 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.ms ? tracer_slot_float(*tracer_args.ms) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventElapsedTime_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaEventElapsedTime__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaEventElapsedTime, tracer_record);
   else
@@ -5147,13 +5147,13 @@ cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
         "libcudart.so.13", "cudaImportExternalMemory", (void **)&cudart_real.cudaImportExternalMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5189,8 +5189,8 @@ cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.extMem_out ? (uint64_t)(uintptr_t)(*tracer_args.extMem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalMemory, tracer_record);
   else
@@ -5209,13 +5209,13 @@ cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_
         "libcudart.so.13", "cudaExternalMemoryGetMappedBuffer", (void **)&cudart_real.cudaExternalMemoryGetMappedBuffer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5254,8 +5254,8 @@ cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer, tracer_record);
   else
@@ -5275,13 +5275,13 @@ cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipm
         "libcudart.so.13", "cudaExternalMemoryGetMappedMipmappedArray", (void **)&cudart_real.cudaExternalMemoryGetMappedMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5320,8 +5320,8 @@ cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipm
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.mipmap ? (uint64_t)(uintptr_t)(*tracer_args.mipmap) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray, tracer_record);
   else
@@ -5339,13 +5339,13 @@ cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem) {
         "libcudart.so.13", "cudaDestroyExternalMemory", (void **)&cudart_real.cudaDestroyExternalMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5378,8 +5378,8 @@ cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalMemory, tracer_record);
   else
@@ -5398,13 +5398,13 @@ cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
         "libcudart.so.13", "cudaImportExternalSemaphore", (void **)&cudart_real.cudaImportExternalSemaphore);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5440,8 +5440,8 @@ cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.extSem_out ? (uint64_t)(uintptr_t)(*tracer_args.extSem_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalSemaphore_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalSemaphore__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaImportExternalSemaphore, tracer_record);
   else
@@ -5461,13 +5461,13 @@ cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *ext
         "libcudart.so.13", "cudaSignalExternalSemaphoresAsync", (void **)&cudart_real.cudaSignalExternalSemaphoresAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5507,8 +5507,8 @@ cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *ext
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync, tracer_record);
   else
@@ -5528,13 +5528,13 @@ cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSe
         "libcudart.so.13", "cudaWaitExternalSemaphoresAsync", (void **)&cudart_real.cudaWaitExternalSemaphoresAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5574,8 +5574,8 @@ cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSe
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync, tracer_record);
   else
@@ -5593,13 +5593,13 @@ cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem) {
         "libcudart.so.13", "cudaDestroyExternalSemaphore", (void **)&cudart_real.cudaDestroyExternalSemaphore);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5632,8 +5632,8 @@ cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalSemaphore_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalSemaphore__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyExternalSemaphore, tracer_record);
   else
@@ -5652,13 +5652,13 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
         "libcudart.so.13", "cudaLaunchKernel", (void **)&cudart_real.cudaLaunchKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5702,8 +5702,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernel, tracer_record);
   else
@@ -5721,13 +5721,13 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
         "libcudart.so.13", "cudaLaunchKernelExC", (void **)&cudart_real.cudaLaunchKernelExC);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config, func, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5765,8 +5765,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernelExC_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernelExC__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchKernelExC, tracer_record);
   else
@@ -5785,13 +5785,13 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
         "libcudart.so.13", "cudaLaunchCooperativeKernel", (void **)&cudart_real.cudaLaunchCooperativeKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5835,8 +5835,8 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.args ? (uint64_t)(uintptr_t)(*tracer_args.args) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchCooperativeKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchCooperativeKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchCooperativeKernel, tracer_record);
   else
@@ -5854,13 +5854,13 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheCon
         "libcudart.so.13", "cudaFuncSetCacheConfig", (void **)&cudart_real.cudaFuncSetCacheConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5895,8 +5895,8 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheCon
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetCacheConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetCacheConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetCacheConfig, tracer_record);
   else
@@ -5914,13 +5914,13 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
         "libcudart.so.13", "cudaFuncGetAttributes", (void **)&cudart_real.cudaFuncGetAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -5955,8 +5955,8 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetAttributes, tracer_record);
   else
@@ -5974,13 +5974,13 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
         "libcudart.so.13", "cudaFuncSetAttribute", (void **)&cudart_real.cudaFuncSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6017,8 +6017,8 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetAttribute, tracer_record);
   else
@@ -6036,13 +6036,13 @@ cudaError_t cudaFuncGetName(const char **name, const void *func) {
         "libcudart.so.13", "cudaFuncGetName", (void **)&cudart_real.cudaFuncGetName);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6078,8 +6078,8 @@ cudaError_t cudaFuncGetName(const char **name, const void *func) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.name ? (uint64_t)(uintptr_t)(*tracer_args.name) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetName_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetName__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetName, tracer_record);
   else
@@ -6098,13 +6098,13 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *pa
         "libcudart.so.13", "cudaFuncGetParamInfo", (void **)&cudart_real.cudaFuncGetParamInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6146,8 +6146,8 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *pa
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.paramOffset ? (uint64_t)(*tracer_args.paramOffset) : 0;
   tracer_record[9] = tracer_args.paramSize ? (uint64_t)(*tracer_args.paramSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetParamInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetParamInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncGetParamInfo, tracer_record);
   else
@@ -6165,13 +6165,13 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
         "libcudart.so.13", "cudaLaunchHostFunc", (void **)&cudart_real.cudaLaunchHostFunc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6208,8 +6208,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchHostFunc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchHostFunc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLaunchHostFunc, tracer_record);
   else
@@ -6227,13 +6227,13 @@ cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfi
         "libcudart.so.13", "cudaFuncSetSharedMemConfig", (void **)&cudart_real.cudaFuncSetSharedMemConfig);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6268,8 +6268,8 @@ cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetSharedMemConfig_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFuncSetSharedMemConfig, tracer_record);
   else
@@ -6288,13 +6288,13 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
         "libcudart.so.13", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessor);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6335,8 +6335,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor, tracer_record);
   else
@@ -6355,13 +6355,13 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
         "libcudart.so.13", "cudaOccupancyAvailableDynamicSMemPerBlock", (void **)&cudart_real.cudaOccupancyAvailableDynamicSMemPerBlock);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6402,8 +6402,8 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dynamicSmemSize ? (uint64_t)(*tracer_args.dynamicSmemSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock, tracer_record);
   else
@@ -6424,13 +6424,13 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
         "libcudart.so.13", "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6474,8 +6474,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.numBlocks ? (uint64_t)(int64_t)(*tracer_args.numBlocks) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, tracer_record);
   else
@@ -6494,13 +6494,13 @@ cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *f
         "libcudart.so.13", "cudaOccupancyMaxPotentialClusterSize", (void **)&cudart_real.cudaOccupancyMaxPotentialClusterSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(clusterSize, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6539,8 +6539,8 @@ cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.clusterSize ? (uint64_t)(int64_t)(*tracer_args.clusterSize) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize, tracer_record);
   else
@@ -6559,13 +6559,13 @@ cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
         "libcudart.so.13", "cudaOccupancyMaxActiveClusters", (void **)&cudart_real.cudaOccupancyMaxActiveClusters);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numClusters, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6604,8 +6604,8 @@ cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.numClusters ? (uint64_t)(int64_t)(*tracer_args.numClusters) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveClusters_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaOccupancyMaxActiveClusters, tracer_record);
   else
@@ -6623,13 +6623,13 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
         "libcudart.so.13", "cudaMallocManaged", (void **)&cudart_real.cudaMallocManaged);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6667,8 +6667,8 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocManaged_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocManaged__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocManaged, tracer_record);
   else
@@ -6686,13 +6686,13 @@ cudaError_t cudaMalloc(void **devPtr, size_t size) {
         "libcudart.so.13", "cudaMalloc", (void **)&cudart_real.cudaMalloc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6728,8 +6728,8 @@ cudaError_t cudaMalloc(void **devPtr, size_t size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc, tracer_record);
   else
@@ -6747,13 +6747,13 @@ cudaError_t cudaMallocHost(void **ptr, size_t size) {
         "libcudart.so.13", "cudaMallocHost", (void **)&cudart_real.cudaMallocHost);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6789,8 +6789,8 @@ cudaError_t cudaMallocHost(void **ptr, size_t size) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocHost_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocHost__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocHost, tracer_record);
   else
@@ -6808,13 +6808,13 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
         "libcudart.so.13", "cudaMallocPitch", (void **)&cudart_real.cudaMallocPitch);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6856,8 +6856,8 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record[9] = tracer_args.pitch ? (uint64_t)(*tracer_args.pitch) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocPitch_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocPitch__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocPitch, tracer_record);
   else
@@ -6876,13 +6876,13 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
         "libcudart.so.13", "cudaMallocArray", (void **)&cudart_real.cudaMallocArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6925,8 +6925,8 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocArray, tracer_record);
   else
@@ -6944,13 +6944,13 @@ cudaError_t cudaFree(void *devPtr) {
         "libcudart.so.13", "cudaFree", (void **)&cudart_real.cudaFree);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -6983,8 +6983,8 @@ cudaError_t cudaFree(void *devPtr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFree_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFree__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFree, tracer_record);
   else
@@ -7002,13 +7002,13 @@ cudaError_t cudaFreeHost(void *ptr) {
         "libcudart.so.13", "cudaFreeHost", (void **)&cudart_real.cudaFreeHost);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7041,8 +7041,8 @@ cudaError_t cudaFreeHost(void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeHost_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeHost__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeHost, tracer_record);
   else
@@ -7060,13 +7060,13 @@ cudaError_t cudaFreeArray(cudaArray_t array) {
         "libcudart.so.13", "cudaFreeArray", (void **)&cudart_real.cudaFreeArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7099,8 +7099,8 @@ cudaError_t cudaFreeArray(cudaArray_t array) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeArray, tracer_record);
   else
@@ -7118,13 +7118,13 @@ cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
         "libcudart.so.13", "cudaFreeMipmappedArray", (void **)&cudart_real.cudaFreeMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7157,8 +7157,8 @@ cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeMipmappedArray, tracer_record);
   else
@@ -7176,13 +7176,13 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
         "libcudart.so.13", "cudaHostAlloc", (void **)&cudart_real.cudaHostAlloc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHost, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7220,8 +7220,8 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pHost ? (uint64_t)(uintptr_t)(*tracer_args.pHost) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaHostAlloc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaHostAlloc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostAlloc, tracer_record);
   else
@@ -7239,13 +7239,13 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
         "libcudart.so.13", "cudaHostRegister", (void **)&cudart_real.cudaHostRegister);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7282,8 +7282,8 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaHostRegister_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaHostRegister__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostRegister, tracer_record);
   else
@@ -7301,13 +7301,13 @@ cudaError_t cudaHostUnregister(void *ptr) {
         "libcudart.so.13", "cudaHostUnregister", (void **)&cudart_real.cudaHostUnregister);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7340,8 +7340,8 @@ cudaError_t cudaHostUnregister(void *ptr) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaHostUnregister_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaHostUnregister__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostUnregister, tracer_record);
   else
@@ -7359,13 +7359,13 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
         "libcudart.so.13", "cudaHostGetDevicePointer", (void **)&cudart_real.cudaHostGetDevicePointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pDevice, pHost, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7403,8 +7403,8 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pDevice ? (uint64_t)(uintptr_t)(*tracer_args.pDevice) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetDevicePointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetDevicePointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetDevicePointer, tracer_record);
   else
@@ -7422,13 +7422,13 @@ cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
         "libcudart.so.13", "cudaHostGetFlags", (void **)&cudart_real.cudaHostGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFlags, pHost);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7464,8 +7464,8 @@ cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pFlags ? (uint64_t)(*tracer_args.pFlags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaHostGetFlags, tracer_record);
   else
@@ -7483,13 +7483,13 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent
         "libcudart.so.13", "cudaMalloc3D", (void **)&cudart_real.cudaMalloc3D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7523,8 +7523,8 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3D, tracer_record);
   else
@@ -7543,13 +7543,13 @@ cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormat
         "libcudart.so.13", "cudaMalloc3DArray", (void **)&cudart_real.cudaMalloc3DArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7589,8 +7589,8 @@ cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3DArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3DArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMalloc3DArray, tracer_record);
   else
@@ -7611,13 +7611,13 @@ cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
         "libcudart.so.13", "cudaMallocMipmappedArray", (void **)&cudart_real.cudaMallocMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7660,8 +7660,8 @@ cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocMipmappedArray, tracer_record);
   else
@@ -7681,13 +7681,13 @@ cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
         "libcudart.so.13", "cudaGetMipmappedArrayLevel", (void **)&cudart_real.cudaGetMipmappedArrayLevel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7726,8 +7726,8 @@ cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.levelArray ? (uint64_t)(uintptr_t)(*tracer_args.levelArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetMipmappedArrayLevel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetMipmappedArrayLevel, tracer_record);
   else
@@ -7745,13 +7745,13 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
         "libcudart.so.13", "cudaMemcpy3D", (void **)&cudart_real.cudaMemcpy3D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7784,8 +7784,8 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3D, tracer_record);
   else
@@ -7803,13 +7803,13 @@ cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p) {
         "libcudart.so.13", "cudaMemcpy3DPeer", (void **)&cudart_real.cudaMemcpy3DPeer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7842,8 +7842,8 @@ cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeer, tracer_record);
   else
@@ -7861,13 +7861,13 @@ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t st
         "libcudart.so.13", "cudaMemcpy3DAsync", (void **)&cudart_real.cudaMemcpy3DAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7902,8 +7902,8 @@ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t st
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DAsync, tracer_record);
   else
@@ -7921,13 +7921,13 @@ cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStr
         "libcudart.so.13", "cudaMemcpy3DPeerAsync", (void **)&cudart_real.cudaMemcpy3DPeerAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -7962,8 +7962,8 @@ cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeerAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DPeerAsync, tracer_record);
   else
@@ -7981,13 +7981,13 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total) {
         "libcudart.so.13", "cudaMemGetInfo", (void **)&cudart_real.cudaMemGetInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8024,8 +8024,8 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total) {
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.free ? (uint64_t)(*tracer_args.free) : 0;
   tracer_record[7] = tracer_args.total ? (uint64_t)(*tracer_args.total) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetInfo, tracer_record);
   else
@@ -8044,13 +8044,13 @@ cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExte
         "libcudart.so.13", "cudaArrayGetInfo", (void **)&cudart_real.cudaArrayGetInfo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(desc, extent, flags, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8091,8 +8091,8 @@ cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExte
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetInfo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetInfo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetInfo, tracer_record);
   else
@@ -8110,13 +8110,13 @@ cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsi
         "libcudart.so.13", "cudaArrayGetPlane", (void **)&cudart_real.cudaArrayGetPlane);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8155,8 +8155,8 @@ cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pPlaneArray ? (uint64_t)(uintptr_t)(*tracer_args.pPlaneArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetPlane_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetPlane__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetPlane, tracer_record);
   else
@@ -8175,13 +8175,13 @@ cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *m
         "libcudart.so.13", "cudaArrayGetMemoryRequirements", (void **)&cudart_real.cudaArrayGetMemoryRequirements);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, array, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8219,8 +8219,8 @@ cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *m
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetMemoryRequirements_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetMemoryRequirements, tracer_record);
   else
@@ -8239,13 +8239,13 @@ cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequir
         "libcudart.so.13", "cudaMipmappedArrayGetMemoryRequirements", (void **)&cudart_real.cudaMipmappedArrayGetMemoryRequirements);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8283,8 +8283,8 @@ cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequir
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements, tracer_record);
   else
@@ -8303,13 +8303,13 @@ cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *spars
         "libcudart.so.13", "cudaArrayGetSparseProperties", (void **)&cudart_real.cudaArrayGetSparseProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8344,8 +8344,8 @@ cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *spars
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetSparseProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetSparseProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaArrayGetSparseProperties, tracer_record);
   else
@@ -8364,13 +8364,13 @@ cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperti
         "libcudart.so.13", "cudaMipmappedArrayGetSparseProperties", (void **)&cudart_real.cudaMipmappedArrayGetSparseProperties);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, mipmap);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8405,8 +8405,8 @@ cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperti
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties, tracer_record);
   else
@@ -8424,13 +8424,13 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
         "libcudart.so.13", "cudaMemcpy", (void **)&cudart_real.cudaMemcpy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8470,8 +8470,8 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy, tracer_record);
   else
@@ -8489,13 +8489,13 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
         "libcudart.so.13", "cudaMemcpyPeer", (void **)&cudart_real.cudaMemcpyPeer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dstDevice, src, srcDevice, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8537,8 +8537,8 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeer, tracer_record);
   else
@@ -8557,13 +8557,13 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
         "libcudart.so.13", "cudaMemcpy2D", (void **)&cudart_real.cudaMemcpy2D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8610,8 +8610,8 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2D, tracer_record);
   else
@@ -8631,13 +8631,13 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
         "libcudart.so.13", "cudaMemcpy2DToArray", (void **)&cudart_real.cudaMemcpy2DToArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8686,8 +8686,8 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArray, tracer_record);
   else
@@ -8707,13 +8707,13 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t sr
         "libcudart.so.13", "cudaMemcpy2DFromArray", (void **)&cudart_real.cudaMemcpy2DFromArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8762,8 +8762,8 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t sr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArray, tracer_record);
   else
@@ -8783,14 +8783,14 @@ cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t 
         "libcudart.so.13", "cudaMemcpy2DArrayToArray", (void **)&cudart_real.cudaMemcpy2DArrayToArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height,
                        kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8843,8 +8843,8 @@ cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DArrayToArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DArrayToArray, tracer_record);
   else
@@ -8863,13 +8863,13 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
         "libcudart.so.13", "cudaMemcpyToSymbol", (void **)&cudart_real.cudaMemcpyToSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8911,8 +8911,8 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbol, tracer_record);
   else
@@ -8931,13 +8931,13 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
         "libcudart.so.13", "cudaMemcpyFromSymbol", (void **)&cudart_real.cudaMemcpyFromSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -8979,8 +8979,8 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbol, tracer_record);
   else
@@ -8999,13 +8999,13 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
         "libcudart.so.13", "cudaMemcpyAsync", (void **)&cudart_real.cudaMemcpyAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9047,8 +9047,8 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyAsync, tracer_record);
   else
@@ -9067,13 +9067,13 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
         "libcudart.so.13", "cudaMemcpyPeerAsync", (void **)&cudart_real.cudaMemcpyPeerAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dstDevice, src, srcDevice, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9118,8 +9118,8 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeerAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeerAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyPeerAsync, tracer_record);
   else
@@ -9139,13 +9139,13 @@ cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, con
         "libcudart.so.13", "cudaMemcpyBatchAsync", (void **)&cudart_real.cudaMemcpyBatchAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9196,8 +9196,8 @@ cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, con
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.attrsIdxs ? (uint64_t)(*tracer_args.attrsIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyBatchAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyBatchAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyBatchAsync, tracer_record);
   else
@@ -9216,13 +9216,13 @@ cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *op
         "libcudart.so.13", "cudaMemcpy3DBatchAsync", (void **)&cudart_real.cudaMemcpy3DBatchAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numOps, opList, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9262,8 +9262,8 @@ cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *op
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DBatchAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy3DBatchAsync, tracer_record);
   else
@@ -9283,13 +9283,13 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
         "libcudart.so.13", "cudaMemcpy2DAsync", (void **)&cudart_real.cudaMemcpy2DAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9338,8 +9338,8 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DAsync, tracer_record);
   else
@@ -9359,13 +9359,13 @@ cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOf
         "libcudart.so.13", "cudaMemcpy2DToArrayAsync", (void **)&cudart_real.cudaMemcpy2DToArrayAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9416,8 +9416,8 @@ cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOf
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArrayAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DToArrayAsync, tracer_record);
   else
@@ -9437,13 +9437,13 @@ cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const
         "libcudart.so.13", "cudaMemcpy2DFromArrayAsync", (void **)&cudart_real.cudaMemcpy2DFromArrayAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9495,8 +9495,8 @@ cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync, tracer_record);
   else
@@ -9515,13 +9515,13 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
         "libcudart.so.13", "cudaMemcpyToSymbolAsync", (void **)&cudart_real.cudaMemcpyToSymbolAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9565,8 +9565,8 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbolAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToSymbolAsync, tracer_record);
   else
@@ -9585,13 +9585,13 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
         "libcudart.so.13", "cudaMemcpyFromSymbolAsync", (void **)&cudart_real.cudaMemcpyFromSymbolAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9635,8 +9635,8 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbolAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromSymbolAsync, tracer_record);
   else
@@ -9654,13 +9654,13 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
         "libcudart.so.13", "cudaMemset", (void **)&cudart_real.cudaMemset);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9697,8 +9697,8 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset, tracer_record);
   else
@@ -9716,13 +9716,13 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
         "libcudart.so.13", "cudaMemset2D", (void **)&cudart_real.cudaMemset2D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9764,8 +9764,8 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2D, tracer_record);
   else
@@ -9783,13 +9783,13 @@ cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct 
         "libcudart.so.13", "cudaMemset3D", (void **)&cudart_real.cudaMemset3D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9825,8 +9825,8 @@ cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3D, tracer_record);
   else
@@ -9844,13 +9844,13 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
         "libcudart.so.13", "cudaMemsetAsync", (void **)&cudart_real.cudaMemsetAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9890,8 +9890,8 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemsetAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemsetAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemsetAsync, tracer_record);
   else
@@ -9910,13 +9910,13 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
         "libcudart.so.13", "cudaMemset2DAsync", (void **)&cudart_real.cudaMemset2DAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -9961,8 +9961,8 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2DAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2DAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset2DAsync, tracer_record);
   else
@@ -9981,13 +9981,13 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
         "libcudart.so.13", "cudaMemset3DAsync", (void **)&cudart_real.cudaMemset3DAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10025,8 +10025,8 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3DAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3DAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemset3DAsync, tracer_record);
   else
@@ -10044,13 +10044,13 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
         "libcudart.so.13", "cudaGetSymbolAddress", (void **)&cudart_real.cudaGetSymbolAddress);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10086,8 +10086,8 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolAddress_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolAddress__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolAddress, tracer_record);
   else
@@ -10105,13 +10105,13 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
         "libcudart.so.13", "cudaGetSymbolSize", (void **)&cudart_real.cudaGetSymbolSize);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10147,8 +10147,8 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolSize_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolSize__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSymbolSize, tracer_record);
   else
@@ -10167,13 +10167,13 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMe
         "libcudart.so.13", "cudaMemPrefetchAsync", (void **)&cudart_real.cudaMemPrefetchAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, location, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10215,8 +10215,8 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMe
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchAsync, tracer_record);
   else
@@ -10237,14 +10237,14 @@ cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
         "libcudart.so.13", "cudaMemPrefetchBatchAsync", (void **)&cudart_real.cudaMemPrefetchBatchAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10298,8 +10298,8 @@ cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
   tracer_record[12] = tracer_args.dptrs ? (uint64_t)(uintptr_t)(*tracer_args.dptrs) : 0;
   tracer_record[13] = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record[14] = tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchBatchAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPrefetchBatchAsync, tracer_record);
   else
@@ -10318,13 +10318,13 @@ cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
         "libcudart.so.13", "cudaMemDiscardBatchAsync", (void **)&cudart_real.cudaMemDiscardBatchAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10368,8 +10368,8 @@ cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.dptrs ? (uint64_t)(uintptr_t)(*tracer_args.dptrs) : 0;
   tracer_record[10] = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardBatchAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardBatchAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardBatchAsync, tracer_record);
   else
@@ -10390,14 +10390,14 @@ cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, siz
         "libcudart.so.13", "cudaMemDiscardAndPrefetchBatchAsync", (void **)&cudart_real.cudaMemDiscardAndPrefetchBatchAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10451,8 +10451,8 @@ cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, siz
   tracer_record[12] = tracer_args.dptrs ? (uint64_t)(uintptr_t)(*tracer_args.dptrs) : 0;
   tracer_record[13] = tracer_args.sizes ? (uint64_t)(*tracer_args.sizes) : 0;
   tracer_record[14] = tracer_args.prefetchLocIdxs ? (uint64_t)(*tracer_args.prefetchLocIdxs) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync, tracer_record);
   else
@@ -10471,13 +10471,13 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
         "libcudart.so.13", "cudaMemAdvise", (void **)&cudart_real.cudaMemAdvise);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, advice, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10516,8 +10516,8 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemAdvise_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemAdvise__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemAdvise, tracer_record);
   else
@@ -10537,13 +10537,13 @@ cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
         "libcudart.so.13", "cudaMemRangeGetAttribute", (void **)&cudart_real.cudaMemRangeGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10586,8 +10586,8 @@ cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttribute, tracer_record);
   else
@@ -10607,13 +10607,13 @@ cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
         "libcudart.so.13", "cudaMemRangeGetAttributes", (void **)&cudart_real.cudaMemRangeGetAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10661,8 +10661,8 @@ cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
   tracer_record[10] = tracer_args.data ? (uint64_t)(uintptr_t)(*tracer_args.data) : 0;
   tracer_record[11] = tracer_args.dataSizes ? (uint64_t)(*tracer_args.dataSizes) : 0;
   tracer_record[12] = tracer_args.attributes ? (uint64_t)(*tracer_args.attributes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemRangeGetAttributes, tracer_record);
   else
@@ -10681,13 +10681,13 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, c
         "libcudart.so.13", "cudaMemcpyToArray", (void **)&cudart_real.cudaMemcpyToArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10731,8 +10731,8 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArray, tracer_record);
   else
@@ -10751,13 +10751,13 @@ cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset
         "libcudart.so.13", "cudaMemcpyFromArray", (void **)&cudart_real.cudaMemcpyFromArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10801,8 +10801,8 @@ cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArray, tracer_record);
   else
@@ -10822,13 +10822,13 @@ cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hO
         "libcudart.so.13", "cudaMemcpyArrayToArray", (void **)&cudart_real.cudaMemcpyArrayToArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10879,8 +10879,8 @@ cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hO
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyArrayToArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyArrayToArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyArrayToArray, tracer_record);
   else
@@ -10899,13 +10899,13 @@ cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffs
         "libcudart.so.13", "cudaMemcpyToArrayAsync", (void **)&cudart_real.cudaMemcpyToArrayAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -10952,8 +10952,8 @@ cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffs
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArrayAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArrayAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyToArrayAsync, tracer_record);
   else
@@ -10973,13 +10973,13 @@ cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wO
         "libcudart.so.13", "cudaMemcpyFromArrayAsync", (void **)&cudart_real.cudaMemcpyFromArrayAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11026,8 +11026,8 @@ cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wO
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArrayAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemcpyFromArrayAsync, tracer_record);
   else
@@ -11045,13 +11045,13 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
         "libcudart.so.13", "cudaMallocAsync", (void **)&cudart_real.cudaMallocAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11089,8 +11089,8 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocAsync, tracer_record);
   else
@@ -11108,13 +11108,13 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
         "libcudart.so.13", "cudaFreeAsync", (void **)&cudart_real.cudaFreeAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11149,8 +11149,8 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaFreeAsync, tracer_record);
   else
@@ -11168,13 +11168,13 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
         "libcudart.so.13", "cudaMemPoolTrimTo", (void **)&cudart_real.cudaMemPoolTrimTo);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, minBytesToKeep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11209,8 +11209,8 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolTrimTo_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolTrimTo__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolTrimTo, tracer_record);
   else
@@ -11228,13 +11228,13 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
         "libcudart.so.13", "cudaMemPoolSetAttribute", (void **)&cudart_real.cudaMemPoolSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11271,8 +11271,8 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAttribute, tracer_record);
   else
@@ -11290,13 +11290,13 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
         "libcudart.so.13", "cudaMemPoolGetAttribute", (void **)&cudart_real.cudaMemPoolGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11333,8 +11333,8 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAttribute, tracer_record);
   else
@@ -11353,13 +11353,13 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAcce
         "libcudart.so.13", "cudaMemPoolSetAccess", (void **)&cudart_real.cudaMemPoolSetAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, descList, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11397,8 +11397,8 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAcce
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolSetAccess, tracer_record);
   else
@@ -11417,13 +11417,13 @@ cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t m
         "libcudart.so.13", "cudaMemPoolGetAccess", (void **)&cudart_real.cudaMemPoolGetAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, memPool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11462,8 +11462,8 @@ cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t m
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolGetAccess, tracer_record);
   else
@@ -11481,13 +11481,13 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolPr
         "libcudart.so.13", "cudaMemPoolCreate", (void **)&cudart_real.cudaMemPoolCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, poolProps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11523,8 +11523,8 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolPr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolCreate, tracer_record);
   else
@@ -11542,13 +11542,13 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) {
         "libcudart.so.13", "cudaMemPoolDestroy", (void **)&cudart_real.cudaMemPoolDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11581,8 +11581,8 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolDestroy, tracer_record);
   else
@@ -11601,13 +11601,13 @@ cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocat
         "libcudart.so.13", "cudaMemGetDefaultMemPool", (void **)&cudart_real.cudaMemGetDefaultMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11646,8 +11646,8 @@ cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetDefaultMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetDefaultMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetDefaultMemPool, tracer_record);
   else
@@ -11666,13 +11666,13 @@ cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *lo
         "libcudart.so.13", "cudaMemGetMemPool", (void **)&cudart_real.cudaMemGetMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11711,8 +11711,8 @@ cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *lo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemGetMemPool, tracer_record);
   else
@@ -11731,13 +11731,13 @@ cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllo
         "libcudart.so.13", "cudaMemSetMemPool", (void **)&cudart_real.cudaMemSetMemPool);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(location, type, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11775,8 +11775,8 @@ cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemSetMemPool_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemSetMemPool__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemSetMemPool, tracer_record);
   else
@@ -11795,13 +11795,13 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
         "libcudart.so.13", "cudaMallocFromPoolAsync", (void **)&cudart_real.cudaMallocFromPoolAsync);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, memPool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11842,8 +11842,8 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocFromPoolAsync_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocFromPoolAsync__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMallocFromPoolAsync, tracer_record);
   else
@@ -11863,13 +11863,13 @@ cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPoo
         "libcudart.so.13", "cudaMemPoolExportToShareableHandle", (void **)&cudart_real.cudaMemPoolExportToShareableHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, memPool, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11909,8 +11909,8 @@ cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPoo
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportToShareableHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportToShareableHandle, tracer_record);
   else
@@ -11930,13 +11930,13 @@ cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *s
         "libcudart.so.13", "cudaMemPoolImportFromShareableHandle", (void **)&cudart_real.cudaMemPoolImportFromShareableHandle);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memPool, shareableHandle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -11977,8 +11977,8 @@ cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *s
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.memPool ? (uint64_t)(uintptr_t)(*tracer_args.memPool) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle, tracer_record);
   else
@@ -11996,13 +11996,13 @@ cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData
         "libcudart.so.13", "cudaMemPoolExportPointer", (void **)&cudart_real.cudaMemPoolExportPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(exportData, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12037,8 +12037,8 @@ cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolExportPointer, tracer_record);
   else
@@ -12057,13 +12057,13 @@ cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
         "libcudart.so.13", "cudaMemPoolImportPointer", (void **)&cudart_real.cudaMemPoolImportPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, memPool, exportData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12102,8 +12102,8 @@ cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.ptr ? (uint64_t)(uintptr_t)(*tracer_args.ptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaMemPoolImportPointer, tracer_record);
   else
@@ -12121,13 +12121,13 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
         "libcudart.so.13", "cudaPointerGetAttributes", (void **)&cudart_real.cudaPointerGetAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12162,8 +12162,8 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaPointerGetAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaPointerGetAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaPointerGetAttributes, tracer_record);
   else
@@ -12181,13 +12181,13 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevi
         "libcudart.so.13", "cudaDeviceCanAccessPeer", (void **)&cudart_real.cudaDeviceCanAccessPeer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, device, peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12226,8 +12226,8 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.canAccessPeer ? (uint64_t)(int64_t)(*tracer_args.canAccessPeer) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceCanAccessPeer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceCanAccessPeer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceCanAccessPeer, tracer_record);
   else
@@ -12245,13 +12245,13 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
         "libcudart.so.13", "cudaDeviceEnablePeerAccess", (void **)&cudart_real.cudaDeviceEnablePeerAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerDevice, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12286,8 +12286,8 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceEnablePeerAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceEnablePeerAccess, tracer_record);
   else
@@ -12305,13 +12305,13 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
         "libcudart.so.13", "cudaDeviceDisablePeerAccess", (void **)&cudart_real.cudaDeviceDisablePeerAccess);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12344,8 +12344,8 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceDisablePeerAccess_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceDisablePeerAccess, tracer_record);
   else
@@ -12363,13 +12363,13 @@ cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource) {
         "libcudart.so.13", "cudaGraphicsUnregisterResource", (void **)&cudart_real.cudaGraphicsUnregisterResource);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12402,8 +12402,8 @@ cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnregisterResource_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnregisterResource__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnregisterResource, tracer_record);
   else
@@ -12421,13 +12421,13 @@ cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, uns
         "libcudart.so.13", "cudaGraphicsResourceSetMapFlags", (void **)&cudart_real.cudaGraphicsResourceSetMapFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12462,8 +12462,8 @@ cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, uns
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags, tracer_record);
   else
@@ -12482,13 +12482,13 @@ cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resource
         "libcudart.so.13", "cudaGraphicsMapResources", (void **)&cudart_real.cudaGraphicsMapResources);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12527,8 +12527,8 @@ cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resource
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsMapResources_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsMapResources__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsMapResources, tracer_record);
   else
@@ -12547,13 +12547,13 @@ cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resour
         "libcudart.so.13", "cudaGraphicsUnmapResources", (void **)&cudart_real.cudaGraphicsUnmapResources);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12592,8 +12592,8 @@ cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resour
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.resources ? (uint64_t)(uintptr_t)(*tracer_args.resources) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnmapResources_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnmapResources__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsUnmapResources, tracer_record);
   else
@@ -12612,13 +12612,13 @@ cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
         "libcudart.so.13", "cudaGraphicsResourceGetMappedPointer", (void **)&cudart_real.cudaGraphicsResourceGetMappedPointer);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12658,8 +12658,8 @@ cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.devPtr ? (uint64_t)(uintptr_t)(*tracer_args.devPtr) : 0;
   tracer_record[8] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer, tracer_record);
   else
@@ -12679,13 +12679,13 @@ cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
         "libcudart.so.13", "cudaGraphicsSubResourceGetMappedArray", (void **)&cudart_real.cudaGraphicsSubResourceGetMappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12726,8 +12726,8 @@ cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.array ? (uint64_t)(uintptr_t)(*tracer_args.array) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray, tracer_record);
   else
@@ -12746,13 +12746,13 @@ cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mi
         "libcudart.so.13", "cudaGraphicsResourceGetMappedMipmappedArray", (void **)&cudart_real.cudaGraphicsResourceGetMappedMipmappedArray);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12788,8 +12788,8 @@ cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.mipmappedArray ? (uint64_t)(uintptr_t)(*tracer_args.mipmappedArray) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray, tracer_record);
   else
@@ -12807,13 +12807,13 @@ cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_con
         "libcudart.so.13", "cudaGetChannelDesc", (void **)&cudart_real.cudaGetChannelDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12848,8 +12848,8 @@ cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_con
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetChannelDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetChannelDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetChannelDesc, tracer_record);
   else
@@ -12868,13 +12868,13 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
         "libcudart.so.13", "cudaCreateChannelDesc", (void **)&cudart_real.cudaCreateChannelDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12916,8 +12916,8 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateChannelDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateChannelDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateChannelDesc, tracer_record);
   else
@@ -12938,13 +12938,13 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
         "libcudart.so.13", "cudaCreateTextureObject", (void **)&cudart_real.cudaCreateTextureObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -12985,8 +12985,8 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pTexObject ? (uint64_t)(*tracer_args.pTexObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateTextureObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateTextureObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateTextureObject, tracer_record);
   else
@@ -13004,13 +13004,13 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
         "libcudart.so.13", "cudaDestroyTextureObject", (void **)&cudart_real.cudaDestroyTextureObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13043,8 +13043,8 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyTextureObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyTextureObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroyTextureObject, tracer_record);
   else
@@ -13063,13 +13063,13 @@ cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
         "libcudart.so.13", "cudaGetTextureObjectResourceDesc", (void **)&cudart_real.cudaGetTextureObjectResourceDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13104,8 +13104,8 @@ cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceDesc, tracer_record);
   else
@@ -13124,13 +13124,13 @@ cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
         "libcudart.so.13", "cudaGetTextureObjectTextureDesc", (void **)&cudart_real.cudaGetTextureObjectTextureDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13165,8 +13165,8 @@ cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectTextureDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectTextureDesc, tracer_record);
   else
@@ -13185,13 +13185,13 @@ cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pR
         "libcudart.so.13", "cudaGetTextureObjectResourceViewDesc", (void **)&cudart_real.cudaGetTextureObjectResourceViewDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13226,8 +13226,8 @@ cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pR
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc, tracer_record);
   else
@@ -13246,13 +13246,13 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
         "libcudart.so.13", "cudaCreateSurfaceObject", (void **)&cudart_real.cudaCreateSurfaceObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pSurfObject, pResDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13288,8 +13288,8 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pSurfObject ? (uint64_t)(*tracer_args.pSurfObject) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateSurfaceObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateSurfaceObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaCreateSurfaceObject, tracer_record);
   else
@@ -13307,13 +13307,13 @@ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
         "libcudart.so.13", "cudaDestroySurfaceObject", (void **)&cudart_real.cudaDestroySurfaceObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13346,8 +13346,8 @@ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroySurfaceObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroySurfaceObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDestroySurfaceObject, tracer_record);
   else
@@ -13366,13 +13366,13 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
         "libcudart.so.13", "cudaGetSurfaceObjectResourceDesc", (void **)&cudart_real.cudaGetSurfaceObjectResourceDesc);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13407,8 +13407,8 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc, tracer_record);
   else
@@ -13426,13 +13426,13 @@ cudaError_t cudaDriverGetVersion(int *driverVersion) {
         "libcudart.so.13", "cudaDriverGetVersion", (void **)&cudart_real.cudaDriverGetVersion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13466,8 +13466,8 @@ cudaError_t cudaDriverGetVersion(int *driverVersion) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.driverVersion ? (uint64_t)(int64_t)(*tracer_args.driverVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDriverGetVersion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDriverGetVersion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDriverGetVersion, tracer_record);
   else
@@ -13485,13 +13485,13 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
         "libcudart.so.13", "cudaRuntimeGetVersion", (void **)&cudart_real.cudaRuntimeGetVersion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13525,8 +13525,8 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
   tracer_record[5] = tracer_args.runtimeVersion ? (uint64_t)(int64_t)(*tracer_args.runtimeVersion) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaRuntimeGetVersion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaRuntimeGetVersion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaRuntimeGetVersion, tracer_record);
   else
@@ -13545,13 +13545,13 @@ cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *user
         "libcudart.so.13", "cudaLogsRegisterCallback", (void **)&cudart_real.cudaLogsRegisterCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13590,8 +13590,8 @@ cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *user
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.callback_out ? (uint64_t)(uintptr_t)(*tracer_args.callback_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsRegisterCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsRegisterCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsRegisterCallback, tracer_record);
   else
@@ -13609,13 +13609,13 @@ cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback) {
         "libcudart.so.13", "cudaLogsUnregisterCallback", (void **)&cudart_real.cudaLogsUnregisterCallback);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13648,8 +13648,8 @@ cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsUnregisterCallback_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsUnregisterCallback__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsUnregisterCallback, tracer_record);
   else
@@ -13667,13 +13667,13 @@ cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags) {
         "libcudart.so.13", "cudaLogsCurrent", (void **)&cudart_real.cudaLogsCurrent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator_out, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13709,8 +13709,8 @@ cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.iterator_out ? (uint64_t)(*tracer_args.iterator_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsCurrent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsCurrent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsCurrent, tracer_record);
   else
@@ -13728,13 +13728,13 @@ cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile
         "libcudart.so.13", "cudaLogsDumpToFile", (void **)&cudart_real.cudaLogsDumpToFile);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator, pathToFile, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13773,8 +13773,8 @@ cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToFile_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToFile__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToFile, tracer_record);
   else
@@ -13793,13 +13793,13 @@ cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t
         "libcudart.so.13", "cudaLogsDumpToMemory", (void **)&cudart_real.cudaLogsDumpToMemory);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(iterator, buffer, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13842,8 +13842,8 @@ cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t
   tracer_record[8] = tracer_args.iterator ? (uint64_t)(*tracer_args.iterator) : 0;
   tracer_record[9] = tracer_args.buffer ? (uint64_t)(int64_t)(*tracer_args.buffer) : 0;
   tracer_record[10] = tracer_args.size ? (uint64_t)(*tracer_args.size) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToMemory_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToMemory__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLogsDumpToMemory, tracer_record);
   else
@@ -13861,13 +13861,13 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
         "libcudart.so.13", "cudaGraphCreate", (void **)&cudart_real.cudaGraphCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13903,8 +13903,8 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphCreate, tracer_record);
   else
@@ -13924,13 +13924,13 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
         "libcudart.so.13", "cudaGraphAddKernelNode", (void **)&cudart_real.cudaGraphAddKernelNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -13974,8 +13974,8 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddKernelNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddKernelNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddKernelNode, tracer_record);
   else
@@ -13994,13 +13994,13 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
         "libcudart.so.13", "cudaGraphKernelNodeGetParams", (void **)&cudart_real.cudaGraphKernelNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14035,8 +14035,8 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetParams, tracer_record);
   else
@@ -14055,13 +14055,13 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
         "libcudart.so.13", "cudaGraphKernelNodeSetParams", (void **)&cudart_real.cudaGraphKernelNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14096,8 +14096,8 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetParams, tracer_record);
   else
@@ -14115,13 +14115,13 @@ cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNod
         "libcudart.so.13", "cudaGraphKernelNodeCopyAttributes", (void **)&cudart_real.cudaGraphKernelNodeCopyAttributes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDst, hSrc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14156,8 +14156,8 @@ cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNod
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes, tracer_record);
   else
@@ -14176,13 +14176,13 @@ cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaLaunchAtt
         "libcudart.so.13", "cudaGraphKernelNodeGetAttribute", (void **)&cudart_real.cudaGraphKernelNodeGetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14220,8 +14220,8 @@ cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaLaunchAtt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute, tracer_record);
   else
@@ -14240,13 +14240,13 @@ cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaLaunchAtt
         "libcudart.so.13", "cudaGraphKernelNodeSetAttribute", (void **)&cudart_real.cudaGraphKernelNodeSetAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14283,8 +14283,8 @@ cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaLaunchAtt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute, tracer_record);
   else
@@ -14304,13 +14304,13 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
         "libcudart.so.13", "cudaGraphAddMemcpyNode", (void **)&cudart_real.cudaGraphAddMemcpyNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14354,8 +14354,8 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode, tracer_record);
   else
@@ -14377,14 +14377,14 @@ cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGrap
         "libcudart.so.13", "cudaGraphAddMemcpyNodeToSymbol", (void **)&cudart_real.cudaGraphAddMemcpyNodeToSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14438,8 +14438,8 @@ cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGrap
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol, tracer_record);
   else
@@ -14460,14 +14460,14 @@ cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGr
         "libcudart.so.13", "cudaGraphAddMemcpyNodeFromSymbol", (void **)&cudart_real.cudaGraphAddMemcpyNodeFromSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14521,8 +14521,8 @@ cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol, tracer_record);
   else
@@ -14543,13 +14543,13 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
         "libcudart.so.13", "cudaGraphAddMemcpyNode1D", (void **)&cudart_real.cudaGraphAddMemcpyNode1D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14601,8 +14601,8 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode1D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemcpyNode1D, tracer_record);
   else
@@ -14620,13 +14620,13 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy
         "libcudart.so.13", "cudaGraphMemcpyNodeGetParams", (void **)&cudart_real.cudaGraphMemcpyNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14661,8 +14661,8 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams, tracer_record);
   else
@@ -14681,13 +14681,13 @@ cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParams", (void **)&cudart_real.cudaGraphMemcpyNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14722,8 +14722,8 @@ cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams, tracer_record);
   else
@@ -14743,13 +14743,13 @@ cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const voi
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParamsToSymbol", (void **)&cudart_real.cudaGraphMemcpyNodeSetParamsToSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14793,8 +14793,8 @@ cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const voi
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol, tracer_record);
   else
@@ -14814,13 +14814,13 @@ cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *d
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParamsFromSymbol", (void **)&cudart_real.cudaGraphMemcpyNodeSetParamsFromSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14864,8 +14864,8 @@ cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *d
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol, tracer_record);
   else
@@ -14884,13 +14884,13 @@ cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, cons
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParams1D", (void **)&cudart_real.cudaGraphMemcpyNodeSetParams1D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -14932,8 +14932,8 @@ cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, cons
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D, tracer_record);
   else
@@ -14953,13 +14953,13 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
         "libcudart.so.13", "cudaGraphAddMemsetNode", (void **)&cudart_real.cudaGraphAddMemsetNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15003,8 +15003,8 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemsetNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemsetNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemsetNode, tracer_record);
   else
@@ -15022,13 +15022,13 @@ cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemset
         "libcudart.so.13", "cudaGraphMemsetNodeGetParams", (void **)&cudart_real.cudaGraphMemsetNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15063,8 +15063,8 @@ cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemset
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeGetParams, tracer_record);
   else
@@ -15083,13 +15083,13 @@ cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
         "libcudart.so.13", "cudaGraphMemsetNodeSetParams", (void **)&cudart_real.cudaGraphMemsetNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15124,8 +15124,8 @@ cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemsetNodeSetParams, tracer_record);
   else
@@ -15145,13 +15145,13 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
         "libcudart.so.13", "cudaGraphAddHostNode", (void **)&cudart_real.cudaGraphAddHostNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15195,8 +15195,8 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddHostNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddHostNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddHostNode, tracer_record);
   else
@@ -15214,13 +15214,13 @@ cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNode
         "libcudart.so.13", "cudaGraphHostNodeGetParams", (void **)&cudart_real.cudaGraphHostNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15255,8 +15255,8 @@ cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNode
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeGetParams, tracer_record);
   else
@@ -15275,13 +15275,13 @@ cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
         "libcudart.so.13", "cudaGraphHostNodeSetParams", (void **)&cudart_real.cudaGraphHostNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15316,8 +15316,8 @@ cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphHostNodeSetParams, tracer_record);
   else
@@ -15337,13 +15337,13 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
         "libcudart.so.13", "cudaGraphAddChildGraphNode", (void **)&cudart_real.cudaGraphAddChildGraphNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15387,8 +15387,8 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddChildGraphNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddChildGraphNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddChildGraphNode, tracer_record);
   else
@@ -15406,13 +15406,13 @@ cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *p
         "libcudart.so.13", "cudaGraphChildGraphNodeGetGraph", (void **)&cudart_real.cudaGraphChildGraphNodeGetGraph);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15448,8 +15448,8 @@ cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *p
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pGraph ? (uint64_t)(uintptr_t)(*tracer_args.pGraph) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph, tracer_record);
   else
@@ -15468,13 +15468,13 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
         "libcudart.so.13", "cudaGraphAddEmptyNode", (void **)&cudart_real.cudaGraphAddEmptyNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15515,8 +15515,8 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEmptyNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEmptyNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEmptyNode, tracer_record);
   else
@@ -15536,13 +15536,13 @@ cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
         "libcudart.so.13", "cudaGraphAddEventRecordNode", (void **)&cudart_real.cudaGraphAddEventRecordNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15586,8 +15586,8 @@ cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventRecordNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventRecordNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventRecordNode, tracer_record);
   else
@@ -15605,13 +15605,13 @@ cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *
         "libcudart.so.13", "cudaGraphEventRecordNodeGetEvent", (void **)&cudart_real.cudaGraphEventRecordNodeGetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15647,8 +15647,8 @@ cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent, tracer_record);
   else
@@ -15666,13 +15666,13 @@ cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t e
         "libcudart.so.13", "cudaGraphEventRecordNodeSetEvent", (void **)&cudart_real.cudaGraphEventRecordNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15707,8 +15707,8 @@ cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t e
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent, tracer_record);
   else
@@ -15728,13 +15728,13 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t g
         "libcudart.so.13", "cudaGraphAddEventWaitNode", (void **)&cudart_real.cudaGraphAddEventWaitNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15778,8 +15778,8 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t g
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventWaitNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventWaitNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddEventWaitNode, tracer_record);
   else
@@ -15797,13 +15797,13 @@ cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *ev
         "libcudart.so.13", "cudaGraphEventWaitNodeGetEvent", (void **)&cudart_real.cudaGraphEventWaitNodeGetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15839,8 +15839,8 @@ cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *ev
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.event_out ? (uint64_t)(uintptr_t)(*tracer_args.event_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent, tracer_record);
   else
@@ -15858,13 +15858,13 @@ cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t eve
         "libcudart.so.13", "cudaGraphEventWaitNodeSetEvent", (void **)&cudart_real.cudaGraphEventWaitNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15899,8 +15899,8 @@ cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t eve
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent, tracer_record);
   else
@@ -15921,13 +15921,13 @@ cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *pGraphNode
         "libcudart.so.13", "cudaGraphAddExternalSemaphoresSignalNode", (void **)&cudart_real.cudaGraphAddExternalSemaphoresSignalNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -15971,8 +15971,8 @@ cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *pGraphNode
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode, tracer_record);
   else
@@ -15991,13 +15991,13 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode
         "libcudart.so.13", "cudaGraphExternalSemaphoresSignalNodeGetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresSignalNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16032,8 +16032,8 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams, tracer_record);
   else
@@ -16052,13 +16052,13 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode
         "libcudart.so.13", "cudaGraphExternalSemaphoresSignalNodeSetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresSignalNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16093,8 +16093,8 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams, tracer_record);
   else
@@ -16115,13 +16115,13 @@ cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *pGraphNode, 
         "libcudart.so.13", "cudaGraphAddExternalSemaphoresWaitNode", (void **)&cudart_real.cudaGraphAddExternalSemaphoresWaitNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16165,8 +16165,8 @@ cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *pGraphNode, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode, tracer_record);
   else
@@ -16185,13 +16185,13 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode,
         "libcudart.so.13", "cudaGraphExternalSemaphoresWaitNodeGetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresWaitNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16226,8 +16226,8 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams, tracer_record);
   else
@@ -16246,13 +16246,13 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode,
         "libcudart.so.13", "cudaGraphExternalSemaphoresWaitNodeSetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresWaitNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16287,8 +16287,8 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams, tracer_record);
   else
@@ -16308,13 +16308,13 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
         "libcudart.so.13", "cudaGraphAddMemAllocNode", (void **)&cudart_real.cudaGraphAddMemAllocNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16358,8 +16358,8 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemAllocNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemAllocNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemAllocNode, tracer_record);
   else
@@ -16378,13 +16378,13 @@ cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
         "libcudart.so.13", "cudaGraphMemAllocNodeGetParams", (void **)&cudart_real.cudaGraphMemAllocNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16419,8 +16419,8 @@ cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams, tracer_record);
   else
@@ -16440,13 +16440,13 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
         "libcudart.so.13", "cudaGraphAddMemFreeNode", (void **)&cudart_real.cudaGraphAddMemFreeNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16490,8 +16490,8 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemFreeNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemFreeNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddMemFreeNode, tracer_record);
   else
@@ -16509,13 +16509,13 @@ cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) 
         "libcudart.so.13", "cudaGraphMemFreeNodeGetParams", (void **)&cudart_real.cudaGraphMemFreeNodeGetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dptr_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16550,8 +16550,8 @@ cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams, tracer_record);
   else
@@ -16569,13 +16569,13 @@ cudaError_t cudaDeviceGraphMemTrim(int device) {
         "libcudart.so.13", "cudaDeviceGraphMemTrim", (void **)&cudart_real.cudaDeviceGraphMemTrim);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16608,8 +16608,8 @@ cudaError_t cudaDeviceGraphMemTrim(int device) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGraphMemTrim_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGraphMemTrim__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGraphMemTrim, tracer_record);
   else
@@ -16628,13 +16628,13 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttribut
         "libcudart.so.13", "cudaDeviceGetGraphMemAttribute", (void **)&cudart_real.cudaDeviceGetGraphMemAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16671,8 +16671,8 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttribut
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute, tracer_record);
   else
@@ -16691,13 +16691,13 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttribut
         "libcudart.so.13", "cudaDeviceSetGraphMemAttribute", (void **)&cudart_real.cudaDeviceSetGraphMemAttribute);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16734,8 +16734,8 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttribut
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute, tracer_record);
   else
@@ -16753,13 +16753,13 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) 
         "libcudart.so.13", "cudaGraphClone", (void **)&cudart_real.cudaGraphClone);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16795,8 +16795,8 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pGraphClone ? (uint64_t)(uintptr_t)(*tracer_args.pGraphClone) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphClone_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphClone__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphClone, tracer_record);
   else
@@ -16815,13 +16815,13 @@ cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t ori
         "libcudart.so.13", "cudaGraphNodeFindInClone", (void **)&cudart_real.cudaGraphNodeFindInClone);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16860,8 +16860,8 @@ cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t ori
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pNode ? (uint64_t)(uintptr_t)(*tracer_args.pNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeFindInClone_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeFindInClone__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeFindInClone, tracer_record);
   else
@@ -16879,13 +16879,13 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
         "libcudart.so.13", "cudaGraphNodeGetType", (void **)&cudart_real.cudaGraphNodeGetType);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16921,8 +16921,8 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.pType ? (uint64_t)(*tracer_args.pType) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetType_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetType__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetType, tracer_record);
   else
@@ -16940,13 +16940,13 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
         "libcudart.so.13", "cudaGraphGetNodes", (void **)&cudart_real.cudaGraphGetNodes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -16986,8 +16986,8 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.nodes ? (uint64_t)(uintptr_t)(*tracer_args.nodes) : 0;
   tracer_record[8] = tracer_args.numNodes ? (uint64_t)(*tracer_args.numNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetNodes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetNodes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetNodes, tracer_record);
   else
@@ -17006,13 +17006,13 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes
         "libcudart.so.13", "cudaGraphGetRootNodes", (void **)&cudart_real.cudaGraphGetRootNodes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17052,8 +17052,8 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pRootNodes ? (uint64_t)(uintptr_t)(*tracer_args.pRootNodes) : 0;
   tracer_record[8] = tracer_args.pNumRootNodes ? (uint64_t)(*tracer_args.pNumRootNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetRootNodes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetRootNodes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetRootNodes, tracer_record);
   else
@@ -17072,13 +17072,13 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGrap
         "libcudart.so.13", "cudaGraphGetEdges", (void **)&cudart_real.cudaGraphGetEdges);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17123,8 +17123,8 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGrap
   tracer_record[9] = tracer_args.from ? (uint64_t)(uintptr_t)(*tracer_args.from) : 0;
   tracer_record[10] = tracer_args.to ? (uint64_t)(uintptr_t)(*tracer_args.to) : 0;
   tracer_record[11] = tracer_args.numEdges ? (uint64_t)(*tracer_args.numEdges) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetEdges_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetEdges__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphGetEdges, tracer_record);
   else
@@ -17143,13 +17143,13 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *
         "libcudart.so.13", "cudaGraphNodeGetDependencies", (void **)&cudart_real.cudaGraphNodeGetDependencies);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, edgeData, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17191,8 +17191,8 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pDependencies ? (uint64_t)(uintptr_t)(*tracer_args.pDependencies) : 0;
   tracer_record[9] = tracer_args.pNumDependencies ? (uint64_t)(*tracer_args.pNumDependencies) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependencies_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependencies__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependencies, tracer_record);
   else
@@ -17211,13 +17211,13 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t
         "libcudart.so.13", "cudaGraphNodeGetDependentNodes", (void **)&cudart_real.cudaGraphNodeGetDependentNodes);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17259,8 +17259,8 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pDependentNodes ? (uint64_t)(uintptr_t)(*tracer_args.pDependentNodes) : 0;
   tracer_record[9] = tracer_args.pNumDependentNodes ? (uint64_t)(*tracer_args.pNumDependentNodes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependentNodes_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetDependentNodes, tracer_record);
   else
@@ -17280,13 +17280,13 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
         "libcudart.so.13", "cudaGraphAddDependencies", (void **)&cudart_real.cudaGraphAddDependencies);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17328,8 +17328,8 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddDependencies_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddDependencies__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddDependencies, tracer_record);
   else
@@ -17349,13 +17349,13 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t
         "libcudart.so.13", "cudaGraphRemoveDependencies", (void **)&cudart_real.cudaGraphRemoveDependencies);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17397,8 +17397,8 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRemoveDependencies_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRemoveDependencies__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRemoveDependencies, tracer_record);
   else
@@ -17416,13 +17416,13 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
         "libcudart.so.13", "cudaGraphDestroyNode", (void **)&cudart_real.cudaGraphDestroyNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17455,8 +17455,8 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroyNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroyNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroyNode, tracer_record);
   else
@@ -17475,13 +17475,13 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
         "libcudart.so.13", "cudaGraphInstantiate", (void **)&cudart_real.cudaGraphInstantiate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17520,8 +17520,8 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiate, tracer_record);
   else
@@ -17540,13 +17540,13 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph
         "libcudart.so.13", "cudaGraphInstantiateWithFlags", (void **)&cudart_real.cudaGraphInstantiateWithFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17585,8 +17585,8 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithFlags, tracer_record);
   else
@@ -17605,13 +17605,13 @@ cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGrap
         "libcudart.so.13", "cudaGraphInstantiateWithParams", (void **)&cudart_real.cudaGraphInstantiateWithParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, instantiateParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17650,8 +17650,8 @@ cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGrap
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pGraphExec ? (uint64_t)(uintptr_t)(*tracer_args.pGraphExec) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphInstantiateWithParams, tracer_record);
   else
@@ -17669,13 +17669,13 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long 
         "libcudart.so.13", "cudaGraphExecGetFlags", (void **)&cudart_real.cudaGraphExecGetFlags);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17711,8 +17711,8 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.flags ? (uint64_t)(*tracer_args.flags) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecGetFlags_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecGetFlags__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecGetFlags, tracer_record);
   else
@@ -17731,13 +17731,13 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
         "libcudart.so.13", "cudaGraphExecKernelNodeSetParams", (void **)&cudart_real.cudaGraphExecKernelNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17775,8 +17775,8 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams, tracer_record);
   else
@@ -17795,13 +17795,13 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParams", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17839,8 +17839,8 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams, tracer_record);
   else
@@ -17861,13 +17861,13 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParamsToSymbol", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParamsToSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17914,8 +17914,8 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol, tracer_record);
   else
@@ -17936,13 +17936,13 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExe
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParamsFromSymbol", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParamsFromSymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -17989,8 +17989,8 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExe
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol, tracer_record);
   else
@@ -18010,13 +18010,13 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaG
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParams1D", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParams1D);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18060,8 +18060,8 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaG
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D, tracer_record);
   else
@@ -18080,13 +18080,13 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
         "libcudart.so.13", "cudaGraphExecMemsetNodeSetParams", (void **)&cudart_real.cudaGraphExecMemsetNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18124,8 +18124,8 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams, tracer_record);
   else
@@ -18144,13 +18144,13 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraph
         "libcudart.so.13", "cudaGraphExecHostNodeSetParams", (void **)&cudart_real.cudaGraphExecHostNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18188,8 +18188,8 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraph
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecHostNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecHostNodeSetParams, tracer_record);
   else
@@ -18208,13 +18208,13 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cud
         "libcudart.so.13", "cudaGraphExecChildGraphNodeSetParams", (void **)&cudart_real.cudaGraphExecChildGraphNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18252,8 +18252,8 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cud
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams, tracer_record);
   else
@@ -18272,13 +18272,13 @@ cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cud
         "libcudart.so.13", "cudaGraphExecEventRecordNodeSetEvent", (void **)&cudart_real.cudaGraphExecEventRecordNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18316,8 +18316,8 @@ cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cud
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent, tracer_record);
   else
@@ -18336,13 +18336,13 @@ cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaG
         "libcudart.so.13", "cudaGraphExecEventWaitNodeSetEvent", (void **)&cudart_real.cudaGraphExecEventWaitNodeSetEvent);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18380,8 +18380,8 @@ cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaG
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent, tracer_record);
   else
@@ -18401,13 +18401,13 @@ cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t h
         "libcudart.so.13", "cudaGraphExecExternalSemaphoresSignalNodeSetParams", (void **)&cudart_real.cudaGraphExecExternalSemaphoresSignalNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18445,8 +18445,8 @@ cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t h
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams, tracer_record);
   else
@@ -18466,13 +18466,13 @@ cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGr
         "libcudart.so.13", "cudaGraphExecExternalSemaphoresWaitNodeSetParams", (void **)&cudart_real.cudaGraphExecExternalSemaphoresWaitNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18510,8 +18510,8 @@ cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGr
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams, tracer_record);
   else
@@ -18530,13 +18530,13 @@ cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
         "libcudart.so.13", "cudaGraphNodeSetEnabled", (void **)&cudart_real.cudaGraphNodeSetEnabled);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18574,8 +18574,8 @@ cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetEnabled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetEnabled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetEnabled, tracer_record);
   else
@@ -18594,13 +18594,13 @@ cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
         "libcudart.so.13", "cudaGraphNodeGetEnabled", (void **)&cudart_real.cudaGraphNodeGetEnabled);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18639,8 +18639,8 @@ cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.isEnabled ? (uint64_t)(*tracer_args.isEnabled) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetEnabled_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetEnabled__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeGetEnabled, tracer_record);
   else
@@ -18659,13 +18659,13 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
         "libcudart.so.13", "cudaGraphExecUpdate", (void **)&cudart_real.cudaGraphExecUpdate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18703,8 +18703,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecUpdate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecUpdate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecUpdate, tracer_record);
   else
@@ -18722,13 +18722,13 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
         "libcudart.so.13", "cudaGraphUpload", (void **)&cudart_real.cudaGraphUpload);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18763,8 +18763,8 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphUpload_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphUpload__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphUpload, tracer_record);
   else
@@ -18782,13 +18782,13 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
         "libcudart.so.13", "cudaGraphLaunch", (void **)&cudart_real.cudaGraphLaunch);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18823,8 +18823,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphLaunch_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphLaunch__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphLaunch, tracer_record);
   else
@@ -18842,13 +18842,13 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
         "libcudart.so.13", "cudaGraphExecDestroy", (void **)&cudart_real.cudaGraphExecDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18881,8 +18881,8 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecDestroy, tracer_record);
   else
@@ -18900,13 +18900,13 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
         "libcudart.so.13", "cudaGraphDestroy", (void **)&cudart_real.cudaGraphDestroy);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -18939,8 +18939,8 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroy_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroy__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDestroy, tracer_record);
   else
@@ -18958,13 +18958,13 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned
         "libcudart.so.13", "cudaGraphDebugDotPrint", (void **)&cudart_real.cudaGraphDebugDotPrint);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, path, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19001,8 +19001,8 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDebugDotPrint_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDebugDotPrint__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphDebugDotPrint, tracer_record);
   else
@@ -19021,13 +19021,13 @@ cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHo
         "libcudart.so.13", "cudaUserObjectCreate", (void **)&cudart_real.cudaUserObjectCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19071,8 +19071,8 @@ cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.object_out ? (uint64_t)(uintptr_t)(*tracer_args.object_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectCreate, tracer_record);
   else
@@ -19090,13 +19090,13 @@ cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
         "libcudart.so.13", "cudaUserObjectRetain", (void **)&cudart_real.cudaUserObjectRetain);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19131,8 +19131,8 @@ cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRetain_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRetain__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRetain, tracer_record);
   else
@@ -19150,13 +19150,13 @@ cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
         "libcudart.so.13", "cudaUserObjectRelease", (void **)&cudart_real.cudaUserObjectRelease);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19191,8 +19191,8 @@ cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRelease_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRelease__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaUserObjectRelease, tracer_record);
   else
@@ -19211,13 +19211,13 @@ cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object
         "libcudart.so.13", "cudaGraphRetainUserObject", (void **)&cudart_real.cudaGraphRetainUserObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, object, count, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19257,8 +19257,8 @@ cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRetainUserObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRetainUserObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphRetainUserObject, tracer_record);
   else
@@ -19277,13 +19277,13 @@ cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t objec
         "libcudart.so.13", "cudaGraphReleaseUserObject", (void **)&cudart_real.cudaGraphReleaseUserObject);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19320,8 +19320,8 @@ cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t objec
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphReleaseUserObject_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphReleaseUserObject__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphReleaseUserObject, tracer_record);
   else
@@ -19342,14 +19342,14 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
         "libcudart.so.13", "cudaGraphAddNode", (void **)&cudart_real.cudaGraphAddNode);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
                        nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19396,8 +19396,8 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.pGraphNode ? (uint64_t)(uintptr_t)(*tracer_args.pGraphNode) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddNode_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddNode__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphAddNode, tracer_record);
   else
@@ -19415,13 +19415,13 @@ cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodePar
         "libcudart.so.13", "cudaGraphNodeSetParams", (void **)&cudart_real.cudaGraphNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19456,8 +19456,8 @@ cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodePar
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphNodeSetParams, tracer_record);
   else
@@ -19476,13 +19476,13 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_
         "libcudart.so.13", "cudaGraphExecNodeSetParams", (void **)&cudart_real.cudaGraphExecNodeSetParams);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19520,8 +19520,8 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecNodeSetParams_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecNodeSetParams__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphExecNodeSetParams, tracer_record);
   else
@@ -19541,13 +19541,13 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle
         "libcudart.so.13", "cudaGraphConditionalHandleCreate", (void **)&cudart_real.cudaGraphConditionalHandleCreate);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19588,8 +19588,8 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.pHandle_out ? (uint64_t)(*tracer_args.pHandle_out) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphConditionalHandleCreate_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGraphConditionalHandleCreate, tracer_record);
   else
@@ -19608,7 +19608,7 @@ cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned
         "libcudart.so.13", "cudaGetDriverEntryPoint", (void **)&cudart_real.cudaGetDriverEntryPoint);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, funcPtr, flags, driverStatus);
@@ -19639,8 +19639,8 @@ cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.funcPtr ? (uint64_t)(uintptr_t)(*tracer_args.funcPtr) : 0;
   tracer_record[9] = tracer_args.driverStatus ? (uint64_t)(*tracer_args.driverStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPoint_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPoint__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPoint, tracer_record);
   else
@@ -19660,7 +19660,7 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
         "libcudart.so.13", "cudaGetDriverEntryPointByVersion", (void **)&cudart_real.cudaGetDriverEntryPointByVersion);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, funcPtr, cudaVersion, flags, driverStatus);
@@ -19694,8 +19694,8 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.funcPtr ? (uint64_t)(uintptr_t)(*tracer_args.funcPtr) : 0;
   tracer_record[10] = tracer_args.driverStatus ? (uint64_t)(*tracer_args.driverStatus) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPointByVersion_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetDriverEntryPointByVersion, tracer_record);
   else
@@ -19716,14 +19716,14 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
         "libcudart.so.13", "cudaLibraryLoadData", (void **)&cudart_real.cudaLibraryLoadData);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19780,8 +19780,8 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
   tracer_record[14] = tracer_args.jitOptionsValues ? (uint64_t)(uintptr_t)(*tracer_args.jitOptionsValues) : 0;
   tracer_record[15] = tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record[16] = tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadData_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadData__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadData, tracer_record);
   else
@@ -19803,14 +19803,14 @@ cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName
         "libcudart.so.13", "cudaLibraryLoadFromFile", (void **)&cudart_real.cudaLibraryLoadFromFile);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19867,8 +19867,8 @@ cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName
   tracer_record[14] = tracer_args.jitOptionsValues ? (uint64_t)(uintptr_t)(*tracer_args.jitOptionsValues) : 0;
   tracer_record[15] = tracer_args.libraryOptions ? (uint64_t)(*tracer_args.libraryOptions) : 0;
   tracer_record[16] = tracer_args.libraryOptionValues ? (uint64_t)(uintptr_t)(*tracer_args.libraryOptionValues) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadFromFile_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadFromFile__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryLoadFromFile, tracer_record);
   else
@@ -19886,13 +19886,13 @@ cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
         "libcudart.so.13", "cudaLibraryUnload", (void **)&cudart_real.cudaLibraryUnload);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19925,8 +19925,8 @@ cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryUnload_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryUnload__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryUnload, tracer_record);
   else
@@ -19944,13 +19944,13 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, c
         "libcudart.so.13", "cudaLibraryGetKernel", (void **)&cudart_real.cudaLibraryGetKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pKernel, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -19989,8 +19989,8 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, c
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.pKernel ? (uint64_t)(uintptr_t)(*tracer_args.pKernel) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernel, tracer_record);
   else
@@ -20008,13 +20008,13 @@ cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t libra
         "libcudart.so.13", "cudaLibraryGetGlobal", (void **)&cudart_real.cudaLibraryGetGlobal);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20056,8 +20056,8 @@ cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t libra
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record[9] = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetGlobal_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetGlobal__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetGlobal, tracer_record);
   else
@@ -20076,13 +20076,13 @@ cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t libr
         "libcudart.so.13", "cudaLibraryGetManaged", (void **)&cudart_real.cudaLibraryGetManaged);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20124,8 +20124,8 @@ cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t libr
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.dptr ? (uint64_t)(uintptr_t)(*tracer_args.dptr) : 0;
   tracer_record[9] = tracer_args.bytes ? (uint64_t)(*tracer_args.bytes) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetManaged_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetManaged__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetManaged, tracer_record);
   else
@@ -20143,13 +20143,13 @@ cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, co
         "libcudart.so.13", "cudaLibraryGetUnifiedFunction", (void **)&cudart_real.cudaLibraryGetUnifiedFunction);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fptr, library, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20187,8 +20187,8 @@ cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, co
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.fptr ? (uint64_t)(uintptr_t)(*tracer_args.fptr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetUnifiedFunction_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetUnifiedFunction, tracer_record);
   else
@@ -20206,13 +20206,13 @@ cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib) {
         "libcudart.so.13", "cudaLibraryGetKernelCount", (void **)&cudart_real.cudaLibraryGetKernelCount);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20248,8 +20248,8 @@ cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.count ? (uint64_t)(*tracer_args.count) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernelCount_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernelCount__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryGetKernelCount, tracer_record);
   else
@@ -20268,13 +20268,13 @@ cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numK
         "libcudart.so.13", "cudaLibraryEnumerateKernels", (void **)&cudart_real.cudaLibraryEnumerateKernels);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernels, numKernels, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20313,8 +20313,8 @@ cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numK
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.kernels ? (uint64_t)(uintptr_t)(*tracer_args.kernels) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryEnumerateKernels_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryEnumerateKernels__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaLibraryEnumerateKernels, tracer_record);
   else
@@ -20333,13 +20333,13 @@ cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAt
         "libcudart.so.13", "cudaKernelSetAttributeForDevice", (void **)&cudart_real.cudaKernelSetAttributeForDevice);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, attr, value, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20379,8 +20379,8 @@ cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAt
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaKernelSetAttributeForDevice_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaKernelSetAttributeForDevice, tracer_record);
   else
@@ -20398,13 +20398,13 @@ cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pEx
         "libcudart.so.13", "cudaGetExportTable", (void **)&cudart_real.cudaGetExportTable);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ppExportTable, pExportTableId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20440,8 +20440,8 @@ cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pEx
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.ppExportTable ? (uint64_t)(uintptr_t)(*tracer_args.ppExportTable) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetExportTable_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetExportTable__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetExportTable, tracer_record);
   else
@@ -20459,13 +20459,13 @@ cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolP
         "libcudart.so.13", "cudaGetFuncBySymbol", (void **)&cudart_real.cudaGetFuncBySymbol);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(functionPtr, symbolPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20501,8 +20501,8 @@ cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolP
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.functionPtr ? (uint64_t)(uintptr_t)(*tracer_args.functionPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetFuncBySymbol_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetFuncBySymbol__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetFuncBySymbol, tracer_record);
   else
@@ -20520,13 +20520,13 @@ cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
         "libcudart.so.13", "cudaGetKernel", (void **)&cudart_real.cudaGetKernel);
   /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel_full) ||
+        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernelPtr, entryFuncAddr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel_full)) {
+      !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full)) {
     /* Minimal mode alone: no arguments to keep. */
     cudart_depth++;
     uint64_t tracer_record[TRACER_RECORD_HEAD];
@@ -20562,8 +20562,8 @@ cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
   tracer_record[6] = tracer_args.kernelPtr ? (uint64_t)(uintptr_t)(*tracer_args.kernelPtr) : 0;
-  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel_full))
-    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetKernel_full, &tracer_args, tracer_record);
+  if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full))
+    lttng_ust_tracepoint(lttng_ust_cudart, cudaGetKernel__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel))
     lttng_ust_tracepoint(lttng_ust_cudart, cudaGetKernel, tracer_record);
   else

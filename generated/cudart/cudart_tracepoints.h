@@ -37,7 +37,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceReset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceReset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceReset__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceReset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -52,7 +52,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -67,7 +67,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetLimit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetLimit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetLimit__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetLimit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -82,7 +82,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetLimit,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetLimit_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetLimit__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetLimit_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -97,7 +97,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidt
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetTexture1DLinearMaxWidth_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -113,7 +113,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -128,7 +128,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetStreamPriorityRange_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -143,7 +143,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -158,7 +158,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetByPCIBusId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetByPCIBusId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetByPCIBusId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -174,7 +174,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetPCIBusId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetPCIBusId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetPCIBusId__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetPCIBusId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -189,7 +189,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcGetEventHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcGetEventHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcGetEventHandle__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcGetEventHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -205,7 +205,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcOpenEventHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcOpenEventHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcOpenEventHandle__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcOpenEventHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -221,7 +221,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcGetMemHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcGetMemHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcGetMemHandle__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcGetMemHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -237,7 +237,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcOpenMemHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcOpenMemHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcOpenMemHandle__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcOpenMemHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -253,7 +253,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcCloseMemHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcCloseMemHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaIpcCloseMemHandle__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaIpcCloseMemHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -268,7 +268,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceFlushGPUDirectRDMAWrites_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -283,7 +283,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceRegisterAsyncNotification_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -298,7 +298,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotificati
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceUnregisterAsyncNotification_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -313,7 +313,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -328,7 +328,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -343,7 +343,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetLastError,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetLastError_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetLastError__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetLastError_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -358,7 +358,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaPeekAtLastError,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaPeekAtLastError_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaPeekAtLastError__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaPeekAtLastError_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -373,7 +373,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetErrorName,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetErrorName_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetErrorName__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetErrorName_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -388,7 +388,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetErrorString,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetErrorString_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetErrorString__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetErrorString_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -403,7 +403,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceCount,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceCount_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceCount__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceCount_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -418,7 +418,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceProperties__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -434,7 +434,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -449,7 +449,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetHostAtomicCapabilities_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -464,7 +464,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetDefaultMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetDefaultMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetDefaultMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -479,7 +479,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -494,7 +494,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -509,7 +509,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetNvSciSyncAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -524,7 +524,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetP2PAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetP2PAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetP2PAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -539,7 +539,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetP2PAtomicCapabilities_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -554,7 +554,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaChooseDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaChooseDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaChooseDevice__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaChooseDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -570,7 +570,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaInitDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaInitDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaInitDevice__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaInitDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -585,7 +585,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetDevice__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaSetDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -600,7 +600,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDevice__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -615,7 +615,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetValidDevices,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetValidDevices_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetValidDevices__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaSetValidDevices_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -630,7 +630,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetDeviceFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetDeviceFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSetDeviceFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaSetDeviceFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -645,7 +645,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDeviceFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDeviceFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -660,7 +660,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreate__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -675,7 +675,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreateWithFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreateWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreateWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCreateWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -690,7 +690,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreateWithPriority,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreateWithPriority_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCreateWithPriority__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCreateWithPriority_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -705,7 +705,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetPriority,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetPriority_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetPriority__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetPriority_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -720,7 +720,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -735,7 +735,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetId,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetId_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetId__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetId_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -750,7 +750,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetDevice__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -765,7 +765,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCtxResetPersistingL2Cache,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCtxResetPersistingL2Cache_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaCtxResetPersistingL2Cache_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 4)
@@ -780,7 +780,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCopyAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCopyAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamCopyAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamCopyAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -795,7 +795,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -811,7 +811,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -827,7 +827,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -842,7 +842,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamWaitEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamWaitEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamWaitEvent__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamWaitEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -857,7 +857,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamAddCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamAddCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamAddCallback__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamAddCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -872,7 +872,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -887,7 +887,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamQuery,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamQuery_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamQuery__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamQuery_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -902,7 +902,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamAttachMemAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamAttachMemAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamAttachMemAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamAttachMemAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -917,7 +917,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamBeginCapture,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamBeginCapture_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamBeginCapture__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamBeginCapture_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -932,7 +932,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamBeginCaptureToGraph,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamBeginCaptureToGraph_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamBeginCaptureToGraph_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -948,7 +948,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaThreadExchangeStreamCaptureMode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -963,7 +963,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamEndCapture,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamEndCapture_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamEndCapture__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamEndCapture_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -978,7 +978,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamIsCapturing,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamIsCapturing_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamIsCapturing__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamIsCapturing_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -993,7 +993,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetCaptureInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetCaptureInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamGetCaptureInfo__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamGetCaptureInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -1008,7 +1008,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaStreamUpdateCaptureDependencies_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1024,7 +1024,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventCreate__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaEventCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1039,7 +1039,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventCreateWithFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventCreateWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventCreateWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaEventCreateWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1054,7 +1054,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventRecord,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventRecord_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventRecord__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaEventRecord_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1069,7 +1069,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventRecordWithFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventRecordWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventRecordWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaEventRecordWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1084,7 +1084,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventQuery,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventQuery_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventQuery__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaEventQuery_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1099,7 +1099,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventSynchronize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventSynchronize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventSynchronize__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaEventSynchronize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1114,7 +1114,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaEventDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1129,7 +1129,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventElapsedTime,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventElapsedTime_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaEventElapsedTime__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaEventElapsedTime_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1144,7 +1144,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaImportExternalMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaImportExternalMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaImportExternalMemory__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaImportExternalMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1160,7 +1160,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaExternalMemoryGetMappedBuffer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1176,7 +1176,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappe
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaExternalMemoryGetMappedMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1192,7 +1192,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyExternalMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyExternalMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyExternalMemory__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroyExternalMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1207,7 +1207,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaImportExternalSemaphore,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaImportExternalSemaphore_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaImportExternalSemaphore__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaImportExternalSemaphore_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1223,7 +1223,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaSignalExternalSemaphoresAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1239,7 +1239,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaWaitExternalSemaphoresAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1255,7 +1255,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyExternalSemaphore,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyExternalSemaphore_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyExternalSemaphore__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroyExternalSemaphore_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1270,7 +1270,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchKernel__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1287,7 +1287,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchKernelExC,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchKernelExC_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchKernelExC__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchKernelExC_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1303,7 +1303,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchCooperativeKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchCooperativeKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchCooperativeKernel__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchCooperativeKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1320,7 +1320,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetCacheConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetCacheConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetCacheConfig__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncSetCacheConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1335,7 +1335,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncGetAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1351,7 +1351,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1366,7 +1366,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetName,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetName_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetName__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncGetName_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1381,7 +1381,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetParamInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetParamInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncGetParamInfo__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncGetParamInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1396,7 +1396,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchHostFunc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchHostFunc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLaunchHostFunc__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLaunchHostFunc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1411,7 +1411,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetSharedMemConfig,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetSharedMemConfig_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFuncSetSharedMemConfig_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1426,7 +1426,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMult
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1441,7 +1441,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPe
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyAvailableDynamicSMemPerBlock_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1456,7 +1456,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMult
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1471,7 +1471,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSiz
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyMaxPotentialClusterSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1487,7 +1487,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveClusters,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveClusters_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaOccupancyMaxActiveClusters_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1503,7 +1503,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocManaged,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocManaged_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocManaged__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocManaged_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1518,7 +1518,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1533,7 +1533,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocHost,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocHost_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocHost__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocHost_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1548,7 +1548,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocPitch,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocPitch_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocPitch__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocPitch_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1563,7 +1563,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -1579,7 +1579,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFree,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFree_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFree__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFree_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1594,7 +1594,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeHost,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeHost_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeHost__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeHost_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1609,7 +1609,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1624,7 +1624,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeMipmappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1639,7 +1639,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostAlloc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostAlloc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostAlloc__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaHostAlloc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1654,7 +1654,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostRegister,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostRegister_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostRegister__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaHostRegister_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1669,7 +1669,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostUnregister,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostUnregister_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostUnregister__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaHostUnregister_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1684,7 +1684,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostGetDevicePointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostGetDevicePointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostGetDevicePointer__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaHostGetDevicePointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1699,7 +1699,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaHostGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaHostGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1714,7 +1714,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc3D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc3D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc3D__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc3D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1731,7 +1731,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc3DArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc3DArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMalloc3DArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMalloc3DArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1748,7 +1748,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocMipmappedArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1765,7 +1765,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetMipmappedArrayLevel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetMipmappedArrayLevel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetMipmappedArrayLevel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1780,7 +1780,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3D__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1796,7 +1796,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DPeer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DPeer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DPeer__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DPeer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -1812,7 +1812,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1828,7 +1828,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DPeerAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DPeerAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DPeerAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1844,7 +1844,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetInfo__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1859,7 +1859,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetInfo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetInfo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetInfo__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetInfo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1876,7 +1876,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetPlane,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetPlane_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetPlane__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetPlane_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1891,7 +1891,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetMemoryRequirements,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetMemoryRequirements_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetMemoryRequirements_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1907,7 +1907,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirem
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMipmappedArrayGetMemoryRequirements_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -1923,7 +1923,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetSparseProperties,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetSparseProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaArrayGetSparseProperties__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaArrayGetSparseProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1939,7 +1939,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperti
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMipmappedArrayGetSparseProperties_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -1955,7 +1955,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -1970,7 +1970,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyPeer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyPeer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyPeer__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyPeer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -1985,7 +1985,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2D__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2000,7 +2000,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DToArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DToArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DToArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DToArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2015,7 +2015,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DFromArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DFromArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DFromArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DFromArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2030,7 +2030,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DArrayToArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DArrayToArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DArrayToArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2045,7 +2045,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToSymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToSymbol__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2060,7 +2060,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromSymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromSymbol__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2075,7 +2075,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2090,7 +2090,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyPeerAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyPeerAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyPeerAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyPeerAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2105,7 +2105,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyBatchAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyBatchAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyBatchAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyBatchAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2121,7 +2121,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DBatchAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DBatchAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy3DBatchAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2137,7 +2137,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2152,7 +2152,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DToArrayAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DToArrayAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DToArrayAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2167,7 +2167,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpy2DFromArrayAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2182,7 +2182,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToSymbolAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToSymbolAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToSymbolAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2197,7 +2197,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromSymbolAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromSymbolAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromSymbolAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2212,7 +2212,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2227,7 +2227,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset2D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset2D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset2D__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset2D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2242,7 +2242,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset3D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset3D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset3D__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset3D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2259,7 +2259,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemsetAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemsetAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemsetAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemsetAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2274,7 +2274,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset2DAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset2DAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset2DAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset2DAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2289,7 +2289,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset3DAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset3DAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemset3DAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemset3DAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2306,7 +2306,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSymbolAddress,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSymbolAddress_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSymbolAddress__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetSymbolAddress_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2321,7 +2321,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSymbolSize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSymbolSize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSymbolSize__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetSymbolSize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2336,7 +2336,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPrefetchAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPrefetchAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPrefetchAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPrefetchAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2352,7 +2352,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPrefetchBatchAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPrefetchBatchAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPrefetchBatchAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -2368,7 +2368,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemDiscardBatchAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemDiscardBatchAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemDiscardBatchAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemDiscardBatchAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2383,7 +2383,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemDiscardAndPrefetchBatchAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
@@ -2399,7 +2399,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemAdvise,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemAdvise_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemAdvise__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemAdvise_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2415,7 +2415,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemRangeGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemRangeGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemRangeGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemRangeGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2430,7 +2430,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemRangeGetAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemRangeGetAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemRangeGetAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemRangeGetAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -2445,7 +2445,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2460,7 +2460,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -2475,7 +2475,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyArrayToArray,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyArrayToArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyArrayToArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyArrayToArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -2490,7 +2490,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToArrayAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToArrayAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyToArrayAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyToArrayAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2505,7 +2505,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromArrayAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromArrayAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemcpyFromArrayAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -2520,7 +2520,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2535,7 +2535,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaFreeAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaFreeAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2550,7 +2550,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolTrimTo,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolTrimTo_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolTrimTo__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolTrimTo_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2565,7 +2565,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2580,7 +2580,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2595,7 +2595,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolSetAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolSetAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolSetAccess__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolSetAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2611,7 +2611,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolGetAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolGetAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolGetAccess__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolGetAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2627,7 +2627,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolCreate__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2643,7 +2643,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2658,7 +2658,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetDefaultMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetDefaultMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetDefaultMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetDefaultMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2674,7 +2674,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemGetMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemGetMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2690,7 +2690,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemSetMemPool,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemSetMemPool_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemSetMemPool__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemSetMemPool_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2706,7 +2706,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocFromPoolAsync,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocFromPoolAsync_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMallocFromPoolAsync__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMallocFromPoolAsync_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2721,7 +2721,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolExportToShareableHandle,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolExportToShareableHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolExportToShareableHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2736,7 +2736,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolImportFromShareableHandl
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolImportFromShareableHandle_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2751,7 +2751,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolExportPointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolExportPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolExportPointer__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolExportPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2767,7 +2767,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolImportPointer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolImportPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaMemPoolImportPointer__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaMemPoolImportPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2783,7 +2783,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaPointerGetAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaPointerGetAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaPointerGetAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaPointerGetAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2799,7 +2799,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceCanAccessPeer,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceCanAccessPeer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceCanAccessPeer__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceCanAccessPeer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2814,7 +2814,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceEnablePeerAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceEnablePeerAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceEnablePeerAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2829,7 +2829,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceDisablePeerAccess,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceDisablePeerAccess_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceDisablePeerAccess_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2844,7 +2844,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsUnregisterResource,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsUnregisterResource_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsUnregisterResource__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsUnregisterResource_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -2859,7 +2859,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsResourceSetMapFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2874,7 +2874,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsMapResources,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsMapResources_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsMapResources__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsMapResources_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2889,7 +2889,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsUnmapResources,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsUnmapResources_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsUnmapResources__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsUnmapResources_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -2904,7 +2904,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointe
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsResourceGetMappedPointer_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2919,7 +2919,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArr
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsSubResourceGetMappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2934,7 +2934,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmap
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphicsResourceGetMappedMipmappedArray_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -2949,7 +2949,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetChannelDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetChannelDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetChannelDesc__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetChannelDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -2965,7 +2965,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateChannelDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateChannelDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateChannelDesc__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaCreateChannelDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2980,7 +2980,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateTextureObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateTextureObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateTextureObject__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaCreateTextureObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -2998,7 +2998,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyTextureObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyTextureObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroyTextureObject__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroyTextureObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3013,7 +3013,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectResourceDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectResourceDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetTextureObjectResourceDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3029,7 +3029,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectTextureDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectTextureDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetTextureObjectTextureDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3045,7 +3045,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectResourceViewDes
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetTextureObjectResourceViewDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3061,7 +3061,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateSurfaceObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateSurfaceObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaCreateSurfaceObject__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaCreateSurfaceObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3077,7 +3077,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroySurfaceObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroySurfaceObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDestroySurfaceObject__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDestroySurfaceObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3092,7 +3092,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetSurfaceObjectResourceDesc_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3108,7 +3108,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDriverGetVersion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDriverGetVersion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDriverGetVersion__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDriverGetVersion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3123,7 +3123,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaRuntimeGetVersion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaRuntimeGetVersion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaRuntimeGetVersion__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaRuntimeGetVersion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3138,7 +3138,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsRegisterCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsRegisterCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsRegisterCallback__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsRegisterCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3153,7 +3153,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsUnregisterCallback,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsUnregisterCallback_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsUnregisterCallback__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsUnregisterCallback_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3168,7 +3168,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsCurrent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsCurrent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsCurrent__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsCurrent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3183,7 +3183,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsDumpToFile,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsDumpToFile_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsDumpToFile__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsDumpToFile_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3199,7 +3199,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsDumpToMemory,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsDumpToMemory_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLogsDumpToMemory__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLogsDumpToMemory_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -3214,7 +3214,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphCreate__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3229,7 +3229,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddKernelNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddKernelNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddKernelNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddKernelNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3245,7 +3245,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3261,7 +3261,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3277,7 +3277,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeCopyAttributes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3292,7 +3292,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeGetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3308,7 +3308,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphKernelNodeSetAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3324,7 +3324,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3340,7 +3340,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNodeToSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -3355,7 +3355,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNodeFromSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
@@ -3370,7 +3370,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNode1D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNode1D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemcpyNode1D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
@@ -3385,7 +3385,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3401,7 +3401,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3417,7 +3417,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbo
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParamsToSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3432,7 +3432,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSym
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3447,7 +3447,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemcpyNodeSetParams1D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3462,7 +3462,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemsetNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemsetNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemsetNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemsetNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3478,7 +3478,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemsetNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemsetNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemsetNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3494,7 +3494,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemsetNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemsetNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemsetNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3510,7 +3510,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddHostNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddHostNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddHostNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddHostNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3526,7 +3526,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphHostNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphHostNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphHostNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphHostNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3542,7 +3542,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphHostNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphHostNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphHostNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphHostNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3558,7 +3558,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddChildGraphNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddChildGraphNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddChildGraphNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddChildGraphNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3573,7 +3573,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphChildGraphNodeGetGraph_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3588,7 +3588,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEmptyNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEmptyNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEmptyNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddEmptyNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3603,7 +3603,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEventRecordNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEventRecordNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEventRecordNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddEventRecordNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3618,7 +3618,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventRecordNodeGetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3633,7 +3633,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventRecordNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3648,7 +3648,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEventWaitNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEventWaitNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddEventWaitNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddEventWaitNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3663,7 +3663,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventWaitNodeGetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3678,7 +3678,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphEventWaitNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3693,7 +3693,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSigna
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddExternalSemaphoresSignalNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3709,7 +3709,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNo
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3725,7 +3725,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNo
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3741,7 +3741,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitN
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddExternalSemaphoresWaitNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3757,7 +3757,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNode
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3773,7 +3773,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNode
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3789,7 +3789,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemAllocNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemAllocNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemAllocNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemAllocNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3805,7 +3805,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemAllocNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3821,7 +3821,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemFreeNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemFreeNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddMemFreeNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddMemFreeNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -3836,7 +3836,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphMemFreeNodeGetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -3851,7 +3851,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGraphMemTrim,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGraphMemTrim_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGraphMemTrim__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGraphMemTrim_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -3866,7 +3866,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceGetGraphMemAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3881,7 +3881,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaDeviceSetGraphMemAttribute_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3896,7 +3896,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphClone,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphClone_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphClone__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphClone_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3911,7 +3911,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeFindInClone,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeFindInClone_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeFindInClone__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeFindInClone_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -3926,7 +3926,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetType,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetType_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetType__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetType_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -3941,7 +3941,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetNodes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetNodes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetNodes__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetNodes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3956,7 +3956,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetRootNodes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetRootNodes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetRootNodes__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetRootNodes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -3971,7 +3971,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetEdges,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetEdges_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphGetEdges__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphGetEdges_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
@@ -3987,7 +3987,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetDependencies,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetDependencies_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetDependencies__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetDependencies_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4003,7 +4003,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetDependentNodes,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetDependentNodes_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetDependentNodes_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4019,7 +4019,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddDependencies,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddDependencies_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddDependencies__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddDependencies_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4035,7 +4035,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphRemoveDependencies,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphRemoveDependencies_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphRemoveDependencies__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphRemoveDependencies_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4051,7 +4051,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDestroyNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDestroyNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDestroyNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphDestroyNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4066,7 +4066,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiate__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphInstantiate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4081,7 +4081,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiateWithFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiateWithFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphInstantiateWithFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4096,7 +4096,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiateWithParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiateWithParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphInstantiateWithParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphInstantiateWithParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4112,7 +4112,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecGetFlags,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecGetFlags_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecGetFlags__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecGetFlags_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4127,7 +4127,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecKernelNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4143,7 +4143,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4159,7 +4159,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToS
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4174,7 +4174,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFro
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4189,7 +4189,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemcpyNodeSetParams1D_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4204,7 +4204,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecMemsetNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4220,7 +4220,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecHostNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecHostNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecHostNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4236,7 +4236,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParam
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecChildGraphNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4251,7 +4251,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEven
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecEventRecordNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4266,7 +4266,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecEventWaitNodeSetEvent_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4281,7 +4281,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSign
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4297,7 +4297,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWait
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4313,7 +4313,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeSetEnabled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeSetEnabled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeSetEnabled__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeSetEnabled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4328,7 +4328,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetEnabled,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetEnabled_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeGetEnabled__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeGetEnabled_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4343,7 +4343,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecUpdate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecUpdate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecUpdate__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecUpdate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4359,7 +4359,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphUpload,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphUpload_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphUpload__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphUpload_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4374,7 +4374,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphLaunch,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphLaunch_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphLaunch__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphLaunch_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4389,7 +4389,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4404,7 +4404,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDestroy__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4419,7 +4419,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDebugDotPrint,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDebugDotPrint_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphDebugDotPrint__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphDebugDotPrint_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4435,7 +4435,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectCreate__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaUserObjectCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4450,7 +4450,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectRetain,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectRetain_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectRetain__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaUserObjectRetain_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4465,7 +4465,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectRelease,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectRelease_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaUserObjectRelease__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaUserObjectRelease_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4480,7 +4480,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphRetainUserObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphRetainUserObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphRetainUserObject__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphRetainUserObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4495,7 +4495,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphReleaseUserObject,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphReleaseUserObject_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphReleaseUserObject__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphReleaseUserObject_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4510,7 +4510,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddNode,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddNode_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphAddNode__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphAddNode_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4527,7 +4527,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -4543,7 +4543,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecNodeSetParams,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecNodeSetParams_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphExecNodeSetParams__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphExecNodeSetParams_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4559,7 +4559,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphConditionalHandleCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphConditionalHandleCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGraphConditionalHandleCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
@@ -4574,7 +4574,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDriverEntryPoint,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDriverEntryPoint_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDriverEntryPoint__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDriverEntryPoint_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4590,7 +4590,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDriverEntryPointByVersion,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDriverEntryPointByVersion_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetDriverEntryPointByVersion_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
@@ -4606,7 +4606,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryLoadData,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryLoadData_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryLoadData__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryLoadData_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -4621,7 +4621,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryLoadFromFile,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryLoadFromFile_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryLoadFromFile__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryLoadFromFile_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
@@ -4637,7 +4637,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryUnload,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryUnload_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryUnload__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryUnload_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -4652,7 +4652,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetKernel__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4668,7 +4668,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetGlobal,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetGlobal_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetGlobal__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetGlobal_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4684,7 +4684,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetManaged,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetManaged_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetManaged__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetManaged_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
@@ -4700,7 +4700,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetUnifiedFunction,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetUnifiedFunction_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetUnifiedFunction_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4716,7 +4716,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetKernelCount,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetKernelCount_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryGetKernelCount__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryGetKernelCount_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4731,7 +4731,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryEnumerateKernels,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryEnumerateKernels_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaLibraryEnumerateKernels__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaLibraryEnumerateKernels_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4746,7 +4746,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaKernelSetAttributeForDevice,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaKernelSetAttributeForDevice_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaKernelSetAttributeForDevice_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
@@ -4761,7 +4761,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetExportTable,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetExportTable_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetExportTable__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetExportTable_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4777,7 +4777,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetFuncBySymbol,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetFuncBySymbol_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetFuncBySymbol__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetFuncBySymbol_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -4792,7 +4792,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetKernel,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetKernel_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_cudart, cudaGetKernel__full,
   LTTNG_UST_TP_ARGS(const struct cudart_cudaGetKernel_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)

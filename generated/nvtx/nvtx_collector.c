@@ -34,8 +34,8 @@ void nvtxInitialize(const void *reserved) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxInitialize_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxInitialize_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxInitialize__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxInitialize__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxInitialize))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxInitialize, tracer_record);
     else
@@ -68,8 +68,8 @@ void nvtxDomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *ev
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainMarkEx_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainMarkEx_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainMarkEx__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainMarkEx__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainMarkEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainMarkEx, tracer_record);
     else
@@ -100,8 +100,8 @@ void nvtxMarkEx(const nvtxEventAttributes_t *eventAttrib) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkEx_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkEx_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkEx__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkEx__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkEx, tracer_record);
     else
@@ -132,8 +132,8 @@ void nvtxMarkA(const char *message) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkA_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkA__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkA, tracer_record);
     else
@@ -164,8 +164,8 @@ void nvtxMarkW(const wchar_t *message) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkW_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkW_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkW__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkW__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxMarkW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxMarkW, tracer_record);
     else
@@ -200,8 +200,8 @@ nvtxRangeId_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain,
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
     tracer_record[6] = (uint64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeStartEx_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeStartEx_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeStartEx__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeStartEx__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeStartEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeStartEx, tracer_record);
     else
@@ -234,8 +234,8 @@ nvtxRangeId_t nvtxRangeStartEx(const nvtxEventAttributes_t *eventAttrib) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartEx_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartEx_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartEx__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartEx__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartEx, tracer_record);
     else
@@ -268,8 +268,8 @@ nvtxRangeId_t nvtxRangeStartA(const char *message) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartA_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartA__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartA, tracer_record);
     else
@@ -302,8 +302,8 @@ nvtxRangeId_t nvtxRangeStartW(const wchar_t *message) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartW_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartW_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartW__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartW__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeStartW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeStartW, tracer_record);
     else
@@ -337,8 +337,8 @@ void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeEnd_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeEnd_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeEnd__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeEnd__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangeEnd))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangeEnd, tracer_record);
     else
@@ -369,8 +369,8 @@ void nvtxRangeEnd(nvtxRangeId_t id) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeEnd_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeEnd_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeEnd__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeEnd__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangeEnd))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangeEnd, tracer_record);
     else
@@ -404,8 +404,8 @@ int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
     tracer_record[6] = (uint64_t)(int64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePushEx_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePushEx_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePushEx__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePushEx__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePushEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePushEx, tracer_record);
     else
@@ -438,8 +438,8 @@ int nvtxRangePushEx(const nvtxEventAttributes_t *eventAttrib) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushEx_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushEx_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushEx__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushEx__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushEx))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushEx, tracer_record);
     else
@@ -472,8 +472,8 @@ int nvtxRangePushA(const char *message) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushA_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushA__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushA, tracer_record);
     else
@@ -506,8 +506,8 @@ int nvtxRangePushW(const wchar_t *message) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushW_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushW_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushW__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushW__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePushW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePushW, tracer_record);
     else
@@ -540,8 +540,8 @@ int nvtxDomainRangePop(nvtxDomainHandle_t domain) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(int64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePop_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePop_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePop__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePop__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRangePop))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRangePop, tracer_record);
     else
@@ -572,8 +572,8 @@ int nvtxRangePop(void) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
     tracer_record[4] = (uint64_t)(int64_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePop_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePop_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePop__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePop__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxRangePop))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxRangePop, tracer_record);
     else
@@ -608,8 +608,8 @@ nvtxResourceHandle_t nvtxDomainResourceCreate(nvtxDomainHandle_t domain,
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
     tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceCreate_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceCreate_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceCreate__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceCreate__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceCreate))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceCreate, tracer_record);
     else
@@ -640,8 +640,8 @@ void nvtxDomainResourceDestroy(nvtxResourceHandle_t resource) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceDestroy_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceDestroy_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceDestroy__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceDestroy__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainResourceDestroy))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainResourceDestroy, tracer_record);
     else
@@ -675,8 +675,8 @@ void nvtxDomainNameCategoryA(nvtxDomainHandle_t domain, uint32_t category, const
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryA_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryA__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryA, tracer_record);
     else
@@ -710,8 +710,8 @@ void nvtxDomainNameCategoryW(nvtxDomainHandle_t domain, uint32_t category, const
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryW_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryW_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryW__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryW__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainNameCategoryW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainNameCategoryW, tracer_record);
     else
@@ -743,8 +743,8 @@ void nvtxNameCategoryA(uint32_t category, const char *name) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryA_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryA__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryA, tracer_record);
     else
@@ -776,8 +776,8 @@ void nvtxNameCategoryW(uint32_t category, const wchar_t *name) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryW_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryW_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryW__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryW__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameCategoryW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameCategoryW, tracer_record);
     else
@@ -809,8 +809,8 @@ void nvtxNameOsThreadA(uint32_t threadId, const char *name) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadA_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadA__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadA, tracer_record);
     else
@@ -842,8 +842,8 @@ void nvtxNameOsThreadW(uint32_t threadId, const wchar_t *name) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadW_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadW_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadW__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadW__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxNameOsThreadW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxNameOsThreadW, tracer_record);
     else
@@ -877,8 +877,8 @@ nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const ch
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
     tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringA_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringA__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringA, tracer_record);
     else
@@ -913,8 +913,8 @@ nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t domain, const wc
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
     tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringW_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringW_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringW__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringW__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainRegisterStringW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainRegisterStringW, tracer_record);
     else
@@ -947,8 +947,8 @@ nvtxDomainHandle_t nvtxDomainCreateA(const char *name) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateA_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateA_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateA__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateA__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateA))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateA, tracer_record);
     else
@@ -981,8 +981,8 @@ nvtxDomainHandle_t nvtxDomainCreateW(const wchar_t *name) {
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
     tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.tracer_result);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateW_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateW_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateW__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateW__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainCreateW))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainCreateW, tracer_record);
     else
@@ -1013,8 +1013,8 @@ void nvtxDomainDestroy(nvtxDomainHandle_t domain) {
     tracer_inflight_pop();
     tracer_record[2] = tracer_record_ids();
     tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
-    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainDestroy_full))
-      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainDestroy_full, &tracer_args, tracer_record);
+    if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainDestroy__full))
+      lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainDestroy__full, &tracer_args, tracer_record);
     else if (lttng_ust_tracepoint_enabled(lttng_ust_nvtx, nvtxDomainDestroy))
       lttng_ust_tracepoint(lttng_ust_nvtx, nvtxDomainDestroy, tracer_record);
     else

@@ -37,7 +37,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxInitialize,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxInitialize_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxInitialize__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxInitialize_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -52,7 +52,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainMarkEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainMarkEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainMarkEx__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainMarkEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -68,7 +68,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkEx__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -84,7 +84,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkA__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -100,7 +100,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkW,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkW_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxMarkW__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxMarkW_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -115,7 +115,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangeStartEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangeStartEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangeStartEx__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangeStartEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -131,7 +131,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartEx__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -147,7 +147,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartA__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -163,7 +163,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartW,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartW_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeStartW__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeStartW_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -178,7 +178,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangeEnd,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangeEnd_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangeEnd__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangeEnd_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -193,7 +193,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeEnd,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeEnd_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangeEnd__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangeEnd_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -208,7 +208,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangePushEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangePushEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangePushEx__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangePushEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -224,7 +224,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushEx,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushEx_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushEx__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushEx_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -240,7 +240,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushA__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -256,7 +256,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushW,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushW_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePushW__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePushW_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -271,7 +271,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangePop,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangePop_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRangePop__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRangePop_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -286,7 +286,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePop,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePop_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxRangePop__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxRangePop_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -301,7 +301,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainResourceCreate,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainResourceCreate_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainResourceCreate__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainResourceCreate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -317,7 +317,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainResourceDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainResourceDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainResourceDestroy__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainResourceDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
@@ -332,7 +332,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainNameCategoryA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainNameCategoryA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainNameCategoryA__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainNameCategoryA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -348,7 +348,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainNameCategoryW,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainNameCategoryW_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainNameCategoryW__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainNameCategoryW_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -363,7 +363,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameCategoryA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameCategoryA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameCategoryA__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameCategoryA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -379,7 +379,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameCategoryW,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameCategoryW_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameCategoryW__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameCategoryW_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -394,7 +394,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameOsThreadA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameOsThreadA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameOsThreadA__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameOsThreadA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -410,7 +410,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameOsThreadW,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameOsThreadW_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxNameOsThreadW__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxNameOsThreadW_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -425,7 +425,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRegisterStringA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRegisterStringA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRegisterStringA__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRegisterStringA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -441,7 +441,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRegisterStringW,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRegisterStringW_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainRegisterStringW__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainRegisterStringW_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
@@ -456,7 +456,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainCreateA,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainCreateA_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainCreateA__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainCreateA_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -472,7 +472,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainCreateW,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainCreateW_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainCreateW__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainCreateW_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 6)
@@ -487,7 +487,7 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainDestroy,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainDestroy_full,
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_nvtx, nvtxDomainDestroy__full,
   LTTNG_UST_TP_ARGS(const struct nvtx_nvtxDomainDestroy_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
     lttng_ust_field_array_hex(uint64_t, record, tracer_record, 5)
