@@ -456,7 +456,7 @@ static void free_strings(char **v) {
 static int select_backends(const struct options *o, char ***names, char ***libs, size_t *n) {
   size_t total = backends_count();
   *names = calloc(total + 1, sizeof **names);
-  *libs = calloc(total + 1, sizeof **libs);
+  *libs = calloc(total + 2, sizeof **libs); /* room for the runtime (preload_runtime_first) */
   *n = 0;
   if (!*names || !*libs)
     return -1;
@@ -494,6 +494,20 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
     free(copy);
   }
   return 0;
+}
+
+/* The runtime comes first in LD_PRELOAD when any interposer is preloaded: its dlsym
+ * (runtime/tracer_wrappers.c) must precede the C library's, so that functions an app
+ * resolves on a handle of a library it dlopen'd are traced too. libs has room for it. */
+static void preload_runtime_first(char **libs) {
+  size_t count = 0;
+  while (libs[count])
+    count++;
+  char *runtime = count ? find_library("runtime") : NULL;
+  if (!runtime)
+    return;
+  memmove(libs + 1, libs, (count + 1) * sizeof *libs);
+  libs[0] = runtime;
 }
 
 /* Backends whose library the API's own library loads (a collector or tool) are not
@@ -614,6 +628,7 @@ static int run(const struct options *o) {
   if (app_env && fork_env)
     app_env[env_count++] = fork_env;
   char **collectors = collector_environment(o, names, libs, n);
+  preload_runtime_first(libs);
   for (size_t i = 0; app_env && collectors && collectors[i]; i++)
     app_env[env_count++] = collectors[i];
   if (app_env && o->start_paused)

@@ -7,6 +7,7 @@
 #include "hip_args.h"
 #include "hip_tracepoints.h"
 #include "tracer_recording.h"
+#include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -407,6 +408,7 @@ static struct {
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void hip_resolve_loaded(void) {
   tracer_code_of((const void *)hip_nested, &hip_own_code);
+  tracer_interposer_register("libamdhip64.so.5", (const void *)hip_nested);
   void *library = tracer_loaded_library("libamdhip64.so.5");
   if (!library)
     return; /* resolved on first use, if the app ever loads it */

@@ -7,6 +7,7 @@
 #include "opencl_args.h"
 #include "opencl_tracepoints.h"
 #include "tracer_recording.h"
+#include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -216,6 +217,7 @@ static struct {
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void opencl_resolve_loaded(void) {
   tracer_code_of((const void *)opencl_nested, &opencl_own_code);
+  tracer_interposer_register("libOpenCL.so.1", (const void *)opencl_nested);
   void *library = tracer_loaded_library("libOpenCL.so.1");
   if (!library)
     return; /* resolved on first use, if the app ever loads it */

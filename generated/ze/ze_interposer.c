@@ -7,6 +7,7 @@
 #include "ze_args.h"
 #include "ze_tracepoints.h"
 #include "tracer_recording.h"
+#include "tracer_wrappers.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -379,6 +380,7 @@ static struct {
  * traced call (one from a signal handler, say) ever has to load anything. */
 __attribute__((constructor)) static void ze_resolve_loaded(void) {
   tracer_code_of((const void *)ze_nested, &ze_own_code);
+  tracer_interposer_register("libze_loader.so.1", (const void *)ze_nested);
   void *library = tracer_loaded_library("libze_loader.so.1");
   if (!library)
     return; /* resolved on first use, if the app ever loads it */
